@@ -1,0 +1,396 @@
+//===- TileOps.td - Tile dialect operations ---------------*- tablegen -*-===//
+//
+// Every Tile op: tile.contract, constants, casts, the elementwise unary and
+// binary ops, comparisons, select, and the shape ops (reshape, index, gather,
+// scatter). Elementwise ops share native traits that check NumPy
+// broadcasting and type promotion (see TileTraits.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_DIALECT_TILE_IR_TILEOPS_TD
+#define PLAIDML_DIALECT_TILE_IR_TILEOPS_TD
+
+include "plaidml/Dialect/Tile/IR/TileBase.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Traits implemented in C++ (TileTraits.h)
+//===----------------------------------------------------------------------===//
+
+class Tile_NativeTrait<string name> : NativeOpTrait<name> {
+  let cppNamespace = "::mlir::plaidml::tile";
+}
+// Result shape is the NumPy broadcast of the operand shapes; result element
+// type is the promotion of the operand element types and is not i1.
+def Tile_ArithmeticBroadcast : Tile_NativeTrait<"ArithmeticBroadcast">;
+// As above, and the promoted element type must be an integer.
+def Tile_BitwiseBroadcast : Tile_NativeTrait<"BitwiseBroadcast">;
+// Result shape is the broadcast of the operand shapes; element type is i1.
+def Tile_PredicateBroadcast : Tile_NativeTrait<"PredicateBroadcast">;
+
+def Tile_Numeric : AnyTypeOf<[AnyI8, AnyI16, AnyI32, AnyI64, Tile_Float],
+                             "8-64 bit integer or float">;
+def Tile_NumericTensor : StaticShapeTensorOf<[Tile_Numeric]>;
+
+//===----------------------------------------------------------------------===//
+// tile.contract
+//===----------------------------------------------------------------------===//
+
+def Tile_ContractionOp : Tile_Op<"contract", [Pure]> {
+  let summary = "Aggregate a combination of inputs over an affine index space";
+  let description = [{
+    A contraction is PlaidML's core operation, Einstein notation with an
+    explicit aggregation. With index space points `x` (one coordinate per
+    dimension of the maps):
+
+    ```
+    out = broadcast(init)
+    for every valid integer point x:
+      out[sink(x)] = agg(out[sink(x)], combo(in0[srcs[0](x)], in1[srcs[1](x)], ...))
+    ```
+
+    A point is *valid* when `sink(x)` and every `srcs[i](x)` lie inside
+    their tensors and every expression of the optional `cons` integer set is
+    `>= 0` (or `== 0` for its equalities). Elements no valid point reaches
+    keep `init`.
+
+    - `agg`: `assign`, `add`, `mul`, `max`, `min`. With `assign`, two valid
+      points writing the same element is an error of the program.
+    - `combo`: `none` (one input), `add`, `mul`, `eq` (two inputs; `eq`
+      yields `i1`) or `cond` (three inputs: `a == b ? c : 0`).
+    - The combination is computed in the promoted element type of its
+      inputs (`i1` for `eq`, the type of `c` for `cond`) and converted to the
+      result element type, which must be at least as wide in the promotion
+      order (so `f16` inputs may accumulate in `f32`). `init` has the result
+      element type and a shape that broadcasts to the result.
+    - `idxs` optionally names the dimensions (for diagnostics and printing).
+    - `lower_bounds` / `upper_bounds` (inclusive) are written by
+      `tile-compute-bounds`; after it, `cons` holds exactly the constraints
+      (including tensor-range checks) the bounds do not imply.
+
+    Example, a matrix multiplication:
+
+    ```mlir
+    %C = tile.contract add, mul, %zero, %A, %B {
+           idxs = ["m", "n", "k"],
+           sink = affine_map<(m, n, k) -> (m, n)>,
+           srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+         : tensor<f32>, tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
+    ```
+  }];
+
+  let arguments = (ins Tile_AggregationKindAttr:$agg,
+                       Tile_CombinationKindAttr:$combo,
+                       Tile_Tensor:$init,
+                       Variadic<Tile_Tensor>:$inputs,
+                       AffineMapAttr:$sink,
+                       AffineMapArrayAttr:$srcs,
+                       OptionalAttr<IntegerSetAttr>:$cons,
+                       OptionalAttr<StrArrayAttr>:$idxs,
+                       OptionalAttr<DenseI64ArrayAttr>:$lower_bounds,
+                       OptionalAttr<DenseI64ArrayAttr>:$upper_bounds);
+  let results = (outs Tile_Tensor:$result);
+
+  let assemblyFormat = [{
+    $agg `,` $combo `,` $init `,` $inputs attr-dict `:` type($init) `,`
+    type($inputs) `->` type($result)
+  }];
+
+  let extraClassDeclaration = [{
+    /// Number of dimensions of the index space.
+    unsigned getNumIdxs() { return getSink().getNumDims(); }
+    /// Name of index `i` for diagnostics: from `idxs` if given, else `d<i>`.
+    std::string getIdxName(unsigned i);
+    /// Number of inputs the combination kind takes.
+    static unsigned getNumInputsFor(CombinationKind combo);
+    /// True once tile-compute-bounds has recorded the index ranges.
+    bool hasBounds() { return getLowerBounds() && getUpperBounds(); }
+  }];
+
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and casts
+//===----------------------------------------------------------------------===//
+
+def Tile_ConstantOp : Tile_Op<"constant", [ConstantLike, Pure,
+    AllTypesMatch<["value", "result"]>,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "A tensor constant";
+  let description = [{
+    Produces a tensor from a dense elements attribute whose type is the
+    result type.
+
+    ```mlir
+    %zero = tile.constant dense<0.0> : tensor<f32>
+    %w = tile.constant dense<[1, 2, 3]> : tensor<3xsi32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let builders = [
+    OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
+      build($_builder, $_state, value.getType(), value);
+    }]>
+  ];
+  let hasFolder = 1;
+}
+
+def Tile_CastOp : Tile_Op<"cast", [Pure]> {
+  let summary = "Convert the element type of a tensor";
+  let description = [{
+    Converts every element to the result element type, keeping the shape.
+    Float to integer truncates toward zero; integer to integer wraps or
+    extends by the source signedness; anything to `i1` tests `!= 0`.
+
+    ```mlir
+    %i = tile.cast %x : tensor<4xf32> -> tensor<4xsi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$operand);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Unary elementwise ops
+//===----------------------------------------------------------------------===//
+
+class Tile_UnaryOp<string mnemonic, Type operandType, string doc>
+    : Tile_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = doc;
+  let description = "Elementwise `" # mnemonic # "`: " # doc # [{.
+    The result has the operand's type.
+  }];
+  let arguments = (ins operandType:$operand);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand)";
+}
+
+def Tile_NegOp : Tile_UnaryOp<"neg", Tile_NumericTensor, "negation">;
+def Tile_AbsOp : Tile_UnaryOp<"abs", Tile_NumericTensor, "absolute value">;
+def Tile_ReluOp : Tile_UnaryOp<"relu", Tile_NumericTensor, "max(x, 0)">;
+def Tile_ExpOp : Tile_UnaryOp<"exp", Tile_FloatTensor, "exponential">;
+def Tile_LogOp : Tile_UnaryOp<"log", Tile_FloatTensor, "natural logarithm">;
+def Tile_SqrtOp : Tile_UnaryOp<"sqrt", Tile_FloatTensor, "square root">;
+def Tile_TanhOp : Tile_UnaryOp<"tanh", Tile_FloatTensor, "hyperbolic tangent">;
+def Tile_SinOp : Tile_UnaryOp<"sin", Tile_FloatTensor, "sine">;
+def Tile_CosOp : Tile_UnaryOp<"cos", Tile_FloatTensor, "cosine">;
+def Tile_FloorOp : Tile_UnaryOp<"floor", Tile_FloatTensor, "round toward -inf">;
+def Tile_CeilOp : Tile_UnaryOp<"ceil", Tile_FloatTensor, "round toward +inf">;
+def Tile_RoundOp : Tile_UnaryOp<"round", Tile_FloatTensor,
+                                "round half away from zero">;
+def Tile_ErfOp : Tile_UnaryOp<"erf", Tile_FloatTensor, "error function">;
+def Tile_SigmoidOp : Tile_UnaryOp<"sigmoid", Tile_FloatTensor,
+                                  "1 / (1 + exp(-x))">;
+def Tile_BitNotOp : Tile_UnaryOp<"bit_not", Tile_IntegerTensor,
+                                 "bitwise complement">;
+
+def Tile_LogicalNotOp : Tile_Op<"logical_not", [Pure]> {
+  let summary = "x == 0, as i1";
+  let description = [{
+    Elementwise logical negation: `true` where the operand is zero. The
+    result has the operand's shape and element type `i1`.
+
+    ```mlir
+    %n = tile.logical_not %x : tensor<4xf32> -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$operand);
+  let results = (outs Tile_BoolTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Binary elementwise ops
+//===----------------------------------------------------------------------===//
+
+// The types print as one type when all three agree
+// (`tile.add %a, %b : tensor<4xf32>`), else as
+// `: lhs-type, rhs-type -> result-type`.
+class Tile_BinaryOp<string mnemonic, Trait resultRule, string doc,
+                    list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat([Pure, resultRule], traits)> {
+  let summary = doc;
+  let description = "Elementwise `" # mnemonic # "`: " # doc # [{.
+    Operands broadcast like NumPy and their element types promote (see the
+    dialect description); the result type is the broadcast shape with the
+    promoted element type.
+
+    ```mlir
+  }] # "%r = tile." # mnemonic # [{ %a, %b : tensor<4x8xf32>, tensor<8xsi32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$lhs, Tile_Tensor:$rhs);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` custom<BinaryTypes>(type($lhs), type($rhs), type($result))
+  }];
+}
+
+def Tile_AddOp : Tile_BinaryOp<"add", Tile_ArithmeticBroadcast, "addition",
+                               [Commutative]>;
+def Tile_SubOp : Tile_BinaryOp<"sub", Tile_ArithmeticBroadcast, "subtraction">;
+def Tile_MulOp : Tile_BinaryOp<"mul", Tile_ArithmeticBroadcast,
+                               "multiplication", [Commutative]>;
+def Tile_DivOp : Tile_BinaryOp<"div", Tile_ArithmeticBroadcast,
+    "division (integers truncate toward zero)">;
+def Tile_ModOp : Tile_BinaryOp<"mod", Tile_ArithmeticBroadcast,
+    "remainder with the sign of the dividend">;
+def Tile_PowOp : Tile_BinaryOp<"pow", Tile_ArithmeticBroadcast, "lhs ** rhs">;
+def Tile_MaxOp : Tile_BinaryOp<"max", Tile_ArithmeticBroadcast, "maximum",
+                               [Commutative]>;
+def Tile_MinOp : Tile_BinaryOp<"min", Tile_ArithmeticBroadcast, "minimum",
+                               [Commutative]>;
+def Tile_BitAndOp : Tile_BinaryOp<"bit_and", Tile_BitwiseBroadcast,
+                                  "bitwise and", [Commutative]>;
+def Tile_BitOrOp : Tile_BinaryOp<"bit_or", Tile_BitwiseBroadcast,
+                                 "bitwise or", [Commutative]>;
+def Tile_BitXorOp : Tile_BinaryOp<"bit_xor", Tile_BitwiseBroadcast,
+                                  "bitwise exclusive or", [Commutative]>;
+def Tile_ShlOp : Tile_BinaryOp<"shl", Tile_BitwiseBroadcast, "shift left">;
+def Tile_ShrOp : Tile_BinaryOp<"shr", Tile_BitwiseBroadcast,
+    "shift right (arithmetic for signed, logical for unsigned)">;
+def Tile_LogicalAndOp : Tile_BinaryOp<"logical_and", Tile_PredicateBroadcast,
+    "both operands nonzero, as i1", [Commutative]>;
+def Tile_LogicalOrOp : Tile_BinaryOp<"logical_or", Tile_PredicateBroadcast,
+    "either operand nonzero, as i1", [Commutative]>;
+def Tile_LogicalXorOp : Tile_BinaryOp<"logical_xor", Tile_PredicateBroadcast,
+    "exactly one operand nonzero, as i1", [Commutative]>;
+
+def Tile_CmpOp : Tile_Op<"cmp", [Pure, Tile_PredicateBroadcast]> {
+  let summary = "Elementwise comparison, as i1";
+  let description = [{
+    Compares the operands, broadcast like NumPy, in their promoted element
+    type. The result has element type `i1`. Float comparisons are ordered:
+    they are false when either operand is NaN, except `ne`, which is true.
+
+    ```mlir
+    %lt = tile.cmp lt, %a, %b : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Tile_CmpPredicateAttr:$predicate, Tile_Tensor:$lhs,
+                       Tile_Tensor:$rhs);
+  let results = (outs Tile_BoolTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def Tile_SelectOp : Tile_Op<"select", [Pure]> {
+  let summary = "Elementwise `cond ? a : b`";
+  let description = [{
+    Picks `true_value` where `cond` is nonzero and `false_value` elsewhere.
+    All three operands broadcast together; the result element type is the
+    promotion of the two value types.
+
+    ```mlir
+    %r = tile.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$cond, Tile_Tensor:$true_value,
+                       Tile_Tensor:$false_value);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $cond `,` $true_value `,` $false_value attr-dict `:` type($cond) `,`
+    type($true_value) `,` type($false_value) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "Reinterpret a tensor with another shape, row-major";
+  let description = [{
+    The element count and element type stay the same; elements keep their
+    row-major order.
+
+    ```mlir
+    %r = tile.reshape %x : tensor<2x3xf32> -> tensor<6xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$operand);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_IndexOp : Tile_Op<"index", [Pure]> {
+  let summary = "Coordinates along one axis";
+  let description = [{
+    Produces a tensor of the result type whose element at `(i0, ..., in)` is
+    `i<axis>`. The element type must be an integer or float type wide enough
+    for the coordinates.
+
+    ```mlir
+    %rows = tile.index 0 : tensor<3x4xsi32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "Pick slices of a tensor by integer indices along an axis";
+  let description = [{
+    With `T` of shape `T0 x ... x Tn` and integer `I` of shape `I0 x ... x Im`,
+    the result has shape `T0..T(axis-1) x I0..Im x T(axis+1)..Tn` and
+
+    ```
+    out[a..., i..., b...] = T[a..., clamp(I[i...], 0, T(axis) - 1), b...]
+    ```
+
+    Out-of-range indices are clamped to the nearest valid one.
+
+    ```mlir
+    %e = tile.gather %table, %ids {axis = 0} : tensor<100x16xf32>, tensor<8xsi32> -> tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$tensor, Tile_IntegerTensor:$indices,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $tensor `,` $indices attr-dict `:` type($tensor) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScatterOp : Tile_Op<"scatter", [Pure]> {
+  let summary = "Sum slices into a zero tensor at integer indices along an axis";
+  let description = [{
+    The inverse of `tile.gather`: the result (whose type gives the shape)
+    starts at zero and, for every position of `updates`, which has shape
+    `R0..R(axis-1) x I0..Im x R(axis+1)..Rn`,
+
+    ```
+    out[a..., I[i...], b...] += updates[a..., i..., b...]
+    ```
+
+    Updates whose index is outside `[0, R(axis))` are dropped.
+
+    ```mlir
+    %g = tile.scatter %upd, %ids {axis = 0} : tensor<8x16xf32>, tensor<8xsi32> -> tensor<100x16xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$updates, Tile_IntegerTensor:$indices,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $updates `,` $indices attr-dict `:` type($updates) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // PLAIDML_DIALECT_TILE_IR_TILEOPS_TD

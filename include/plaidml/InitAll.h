@@ -1,0 +1,26 @@
+//===- InitAll.h - Register everything PlaidML provides ----------*- C++ -*-===//
+//
+// The one registration point: the Tile dialect, every PlaidML pass and
+// pipeline, and the upstream dialects, extensions and passes the pipelines
+// use. Tools call these two functions; an embedding compiler may call them or
+// pick the pieces it needs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_INITALL_H
+#define PLAIDML_INITALL_H
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mlir::plaidml {
+
+/// Registers the Tile dialect and every upstream dialect and dialect
+/// extension that PlaidML pipelines produce or consume.
+void registerAllDialects(DialectRegistry &registry);
+
+/// Registers every PlaidML pass and pipeline, and the upstream passes.
+void registerAllPasses();
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_INITALL_H

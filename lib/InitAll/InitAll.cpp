@@ -1,0 +1,25 @@
+//===- InitAll.cpp - Register everything PlaidML provides -----------------===//
+//
+// Implements the registration entry points of InitAll.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/InitAll.h"
+
+#include "plaidml/Dialect/Tile/IR/TileDialect.h"
+#include "plaidml/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+void mlir::plaidml::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<tile::TileDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+}
+
+void mlir::plaidml::registerAllPasses() {
+  tile::registerTilePasses();
+  mlir::registerAllPasses();
+}
