@@ -22,5 +22,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.plaidml_tools_dir, config.llvm_tools_dir]
-tools = ["plaidml-opt"]
+tools = ["plaidml-opt", "plaidml-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

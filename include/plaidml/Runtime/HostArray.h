@@ -1,0 +1,65 @@
+//===- HostArray.h - Host arrays and .npy files ------------------*- C++ -*-===//
+//
+// Element types as the runtime knows them, a host array (shape, element type,
+// raw little-endian bytes), and reading/writing NumPy .npy files. No MLIR
+// here: the runtime-only build and plaidml-run use these directly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_RUNTIME_HOSTARRAY_H
+#define PLAIDML_RUNTIME_HOSTARRAY_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plaidml::rt {
+
+/// Element types of Tile tensors. Signless MLIR integers map to the signed
+/// kinds (DESIGN.md: signless is treated as signed).
+enum class DType : uint8_t {
+  i1, si8, si16, si32, si64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64
+};
+
+/// "f32", "si32", "ui8", "i1", ... (the spelling of MLIR types).
+const char *getDTypeName(DType dtype);
+/// Parses a type name: MLIR spellings (f32, si32, ui8, i32 meaning signed)
+/// and NumPy-like ones (int32, uint8, float32, bool).
+std::optional<DType> parseDType(std::string_view name);
+/// Bytes per element (i1 takes one byte).
+size_t getDTypeSize(DType dtype);
+
+/// A dense row-major array in host memory.
+struct HostArray {
+  DType dtype = DType::f32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+
+  int64_t getNumElements() const;
+  /// "2x3xf32" (or "f32" for a scalar).
+  std::string describe() const;
+};
+
+/// Parses a shape-and-type string such as "2x3xf32" or "f32" (a scalar).
+/// On failure returns nullopt and sets `error`.
+std::optional<HostArray> parseArraySpec(std::string_view spec,
+                                        std::string &error);
+
+/// Reads a .npy file (format versions 1-3, little-endian, C order).
+/// On failure returns nullopt and sets `error` to a one-line reason.
+std::optional<HostArray> readNpy(const std::string &path, std::string &error);
+
+/// Writes `array` as a .npy file (bf16 is written as float32, which holds it
+/// exactly, since NumPy has no bfloat16). Returns false and sets `error` on
+/// failure.
+bool writeNpy(const std::string &path, const HostArray &array,
+              std::string &error);
+
+/// Converts element `i` of `array` to double (for printing and comparisons).
+double getElementAsDouble(const HostArray &array, int64_t i);
+
+} // namespace plaidml::rt
+
+#endif // PLAIDML_RUNTIME_HOSTARRAY_H

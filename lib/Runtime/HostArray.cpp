@@ -1,0 +1,332 @@
+//===- HostArray.cpp - Host arrays and .npy files -------------------------===//
+//
+// Element type names, shape specs ("2x3xf32") and the NumPy .npy format
+// (https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html):
+// a magic string, a version, a header length and a Python-literal dict with
+// 'descr', 'fortran_order' and 'shape', then the raw data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Runtime/HostArray.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace plaidml::rt;
+
+namespace {
+struct DTypeInfo {
+  DType dtype;
+  const char *name;
+  const char *descr; // NumPy type string
+  size_t size;
+};
+
+constexpr DTypeInfo kDTypes[] = {
+    {DType::i1, "i1", "|b1", 1},      {DType::si8, "si8", "|i1", 1},
+    {DType::si16, "si16", "<i2", 2},  {DType::si32, "si32", "<i4", 4},
+    {DType::si64, "si64", "<i8", 8},  {DType::ui8, "ui8", "|u1", 1},
+    {DType::ui16, "ui16", "<u2", 2},  {DType::ui32, "ui32", "<u4", 4},
+    {DType::ui64, "ui64", "<u8", 8},  {DType::f16, "f16", "<f2", 2},
+    {DType::bf16, "bf16", "<f4", 2},  {DType::f32, "f32", "<f4", 4},
+    {DType::f64, "f64", "<f8", 8},
+};
+
+const DTypeInfo &info(DType dtype) {
+  return kDTypes[static_cast<size_t>(dtype)];
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  uint32_t bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (mant << 13); // inf / NaN
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112) << 23) | (mant << 13);
+  } else if (mant == 0) {
+    bits = sign;
+  } else { // subnormal: renormalize
+    int e = -1;
+    do {
+      ++e;
+      mant <<= 1;
+    } while (!(mant & 0x400));
+    bits = sign | ((112 - e) << 23) | ((mant & 0x3ff) << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+float bf16ToFloat(uint16_t b) {
+  uint32_t bits = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// Little-endian unsigned integer of `size` bytes at `p`.
+uint64_t loadLE(const uint8_t *p, size_t size) {
+  uint64_t v = 0;
+  for (size_t b = 0; b < size; ++b)
+    v |= static_cast<uint64_t>(p[b]) << (8 * b);
+  return v;
+}
+
+/// The value of `key` in a .npy header dict, up to the next top-level comma.
+std::optional<std::string> headerValue(const std::string &header,
+                                       const std::string &key) {
+  size_t k = header.find("'" + key + "'");
+  if (k == std::string::npos)
+    return std::nullopt;
+  size_t colon = header.find(':', k);
+  if (colon == std::string::npos)
+    return std::nullopt;
+  size_t begin = header.find_first_not_of(' ', colon + 1);
+  if (begin == std::string::npos)
+    return std::nullopt;
+  size_t end = header[begin] == '(' ? header.find(')', begin) + 1
+                                    : header.find_first_of(",}", begin);
+  if (end == std::string::npos || end == 0)
+    return std::nullopt;
+  return header.substr(begin, end - begin);
+}
+} // namespace
+
+const char *plaidml::rt::getDTypeName(DType dtype) { return info(dtype).name; }
+
+size_t plaidml::rt::getDTypeSize(DType dtype) { return info(dtype).size; }
+
+std::optional<DType> plaidml::rt::parseDType(std::string_view name) {
+  static const std::pair<const char *, DType> aliases[] = {
+      {"i8", DType::si8},     {"i16", DType::si16},    {"i32", DType::si32},
+      {"i64", DType::si64},   {"bool", DType::i1},     {"int8", DType::si8},
+      {"int16", DType::si16}, {"int32", DType::si32},  {"int64", DType::si64},
+      {"uint8", DType::ui8},  {"uint16", DType::ui16}, {"uint32", DType::ui32},
+      {"uint64", DType::ui64}, {"float16", DType::f16}, {"float32", DType::f32},
+      {"float64", DType::f64}, {"bfloat16", DType::bf16}};
+  for (const DTypeInfo &i : kDTypes)
+    if (name == i.name)
+      return i.dtype;
+  for (auto [alias, dtype] : aliases)
+    if (name == alias)
+      return dtype;
+  return std::nullopt;
+}
+
+int64_t HostArray::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string HostArray::describe() const {
+  std::string s;
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + getDTypeName(dtype);
+}
+
+std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
+                                                     std::string &error) {
+  HostArray array;
+  std::string_view rest = spec;
+  while (true) {
+    size_t x = rest.find('x');
+    // A dimension is a run of digits followed by 'x'.
+    if (x == std::string_view::npos || x == 0 ||
+        rest.substr(0, x).find_first_not_of("0123456789") !=
+            std::string_view::npos)
+      break;
+    std::string_view digits = rest.substr(0, x);
+    if (digits.size() > 12) {
+      error = "dimension '" + std::string(digits) + "' in '" +
+              std::string(spec) + "' is too large";
+      return std::nullopt;
+    }
+    array.shape.push_back(std::stoll(std::string(digits)));
+    rest = rest.substr(x + 1);
+  }
+  std::optional<DType> dtype = parseDType(rest);
+  if (!dtype) {
+    error = "cannot parse '" + std::string(spec) +
+            "': expected dimensions and an element type, like 2x3xf32";
+    return std::nullopt;
+  }
+  array.dtype = *dtype;
+  array.bytes.assign(array.getNumElements() * getDTypeSize(*dtype), 0);
+  return array;
+}
+
+std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
+                                              std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open '" + path + "'";
+    return std::nullopt;
+  }
+  std::string content((std::istreambuf_iterator<char>(in)),
+                      std::istreambuf_iterator<char>());
+  auto fail = [&](const std::string &why) -> std::optional<HostArray> {
+    error = "'" + path + "' is not a readable .npy file: " + why;
+    return std::nullopt;
+  };
+  if (content.size() < 10 || content.compare(0, 6, "\x93NUMPY") != 0)
+    return fail("missing the \\x93NUMPY magic");
+  unsigned major = static_cast<uint8_t>(content[6]);
+  size_t headerLen, headerStart;
+  if (major == 1) {
+    headerLen = loadLE(reinterpret_cast<const uint8_t *>(&content[8]), 2);
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (content.size() < 12)
+      return fail("truncated header");
+    headerLen = loadLE(reinterpret_cast<const uint8_t *>(&content[8]), 4);
+    headerStart = 12;
+  } else {
+    return fail("unsupported format version " + std::to_string(major));
+  }
+  if (headerStart + headerLen > content.size())
+    return fail("truncated header");
+  std::string header = content.substr(headerStart, headerLen);
+
+  std::optional<std::string> descr = headerValue(header, "descr");
+  std::optional<std::string> fortran = headerValue(header, "fortran_order");
+  std::optional<std::string> shape = headerValue(header, "shape");
+  if (!descr || !fortran || !shape)
+    return fail("header lacks 'descr', 'fortran_order' or 'shape'");
+  if (*fortran != "False")
+    return fail("Fortran-ordered arrays are not supported; save with "
+                "numpy.ascontiguousarray");
+  std::string d = descr->substr(1, descr->size() > 2 ? descr->size() - 2 : 0);
+  HostArray array;
+  bool found = false;
+  for (const DTypeInfo &i : kDTypes) {
+    // '<f4' means f32 on input; bf16 is only ever written, as '<f4'.
+    if (i.dtype == DType::bf16)
+      continue;
+    if (d == i.descr || (d.size() == 3 && d[0] == '=' &&
+                         d.substr(1) == std::string(i.descr).substr(1))) {
+      array.dtype = i.dtype;
+      found = true;
+    }
+  }
+  if (!found) {
+    if (!d.empty() && d[0] == '>')
+      return fail("big-endian data ('" + d + "') is not supported");
+    return fail("unsupported element type '" + d + "'");
+  }
+
+  // Shape: "(2, 3)", "(5,)" or "()".
+  std::string dims = shape->substr(1, shape->size() - 2);
+  std::stringstream ss(dims);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    size_t b = item.find_first_not_of(' ');
+    if (b == std::string::npos)
+      continue;
+    item = item.substr(b, item.find_last_not_of(' ') - b + 1);
+    if (item.empty() || item.size() > 12 ||
+        item.find_first_not_of("0123456789") != std::string::npos)
+      return fail("bad dimension '" + item + "' in shape " + *shape);
+    array.shape.push_back(std::stoll(item));
+  }
+  size_t dataStart = headerStart + headerLen;
+  size_t expected =
+      static_cast<size_t>(array.getNumElements()) * getDTypeSize(array.dtype);
+  if (content.size() - dataStart != expected)
+    return fail("expected " + std::to_string(expected) + " data bytes for " +
+                array.describe() + ", found " +
+                std::to_string(content.size() - dataStart));
+  array.bytes.assign(content.begin() + dataStart, content.end());
+  return array;
+}
+
+bool plaidml::rt::writeNpy(const std::string &path, const HostArray &array,
+                           std::string &error) {
+  const HostArray *data = &array;
+  HostArray widened;
+  if (array.dtype == DType::bf16) {
+    widened.dtype = DType::f32;
+    widened.shape = array.shape;
+    widened.bytes.resize(array.getNumElements() * 4);
+    for (int64_t i = 0; i < array.getNumElements(); ++i) {
+      float f = bf16ToFloat(
+          static_cast<uint16_t>(loadLE(&array.bytes[i * 2], 2)));
+      std::memcpy(&widened.bytes[i * 4], &f, 4);
+    }
+    data = &widened;
+  }
+  std::string shape = "(";
+  for (int64_t d : data->shape)
+    shape += std::to_string(d) + ", ";
+  if (data->shape.size() > 1)
+    shape.resize(shape.size() - 2);
+  else if (data->shape.size() == 1)
+    shape.resize(shape.size() - 1);
+  shape += ")";
+  std::string header = "{'descr': '" + std::string(info(data->dtype).descr) +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad so that the data starts on a 64-byte boundary; end with '\n'.
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  out.write("\x93NUMPY\x01\x00", 8);
+  uint16_t len = static_cast<uint16_t>(header.size());
+  char lenBytes[2] = {static_cast<char>(len & 0xff),
+                      static_cast<char>(len >> 8)};
+  out.write(lenBytes, 2);
+  out.write(header.data(), header.size());
+  out.write(reinterpret_cast<const char *>(data->bytes.data()),
+            data->bytes.size());
+  if (!out) {
+    error = "failed while writing '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+double plaidml::rt::getElementAsDouble(const HostArray &array, int64_t i) {
+  size_t size = getDTypeSize(array.dtype);
+  uint64_t bits = loadLE(&array.bytes[i * size], size);
+  switch (array.dtype) {
+  case DType::i1:
+    return bits != 0;
+  case DType::si8:
+    return static_cast<int8_t>(bits);
+  case DType::si16:
+    return static_cast<int16_t>(bits);
+  case DType::si32:
+    return static_cast<int32_t>(bits);
+  case DType::si64:
+    return static_cast<double>(static_cast<int64_t>(bits));
+  case DType::ui8:
+  case DType::ui16:
+  case DType::ui32:
+  case DType::ui64:
+    return static_cast<double>(bits);
+  case DType::f16:
+    return halfToFloat(static_cast<uint16_t>(bits));
+  case DType::bf16:
+    return bf16ToFloat(static_cast<uint16_t>(bits));
+  case DType::f32: {
+    uint32_t b32 = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &b32, 4);
+    return f;
+  }
+  case DType::f64: {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  }
+  }
+  return 0;
+}
