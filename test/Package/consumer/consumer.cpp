@@ -40,8 +40,8 @@ int main(int argc, char **argv) {
   }
 
   mlir::MLIRContext context;
-  context.loadDialect<mlir::plaidml::tile::TileDialect,
-                      mlir::func::FuncDialect>();
+  context
+      .loadDialect<mlir::plaidml::tile::TileDialect, mlir::func::FuncDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(kMatmul, &context);
   if (!module)
