@@ -2,8 +2,9 @@
 //
 // The program the package test builds against an installed PlaidML: it loads
 // the Tile dialect into a fresh MLIRContext, parses a matmul written as a
-// tile.contract, checks that the Tile passes are registered by name, runs the
-// pass pipeline given on the command line and prints the module. It exercises
+// tile.contract (plus a dead tile.relu for canonicalize to remove), checks
+// that the Tile passes are registered by name, runs the pass pipeline given on
+// the command line on the module and prints the result. It exercises
 // the installed headers (including the generated .inc files), the exported
 // library targets and their link to libMLIR.so.
 //
@@ -25,6 +26,7 @@
 static constexpr const char *kMatmul = R"mlir(
 func.func @matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
+  %dead = tile.relu %A : tensor<4x8xf32>
   %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
          sink = affine_map<(m, n, k) -> (m, n)>,
          srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
@@ -35,7 +37,8 @@ func.func @matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32>
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    llvm::errs() << "usage: " << argv[0] << " <pass pipeline>\n";
+    llvm::errs() << "usage: " << argv[0]
+                 << " <passes to run on the module, e.g. canonicalize,cse>\n";
     return 2;
   }
 
@@ -54,7 +57,10 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  mlir::PassManager pm(&context);
+  // Anchored on the module: the pipeline text names the passes to run on it
+  // (an "any"-anchored manager would take `builtin.module(...)` as nested
+  // modules and run nothing).
+  auto pm = mlir::PassManager::on<mlir::ModuleOp>(&context);
   if (mlir::failed(mlir::parsePassPipeline(argv[1], pm, llvm::errs())))
     return 1;
   if (mlir::failed(pm.run(*module)))
