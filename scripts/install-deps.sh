@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+#===- scripts/install-deps.sh - Install the build and test dependencies ---===#
+#
+# Installs, from Debian 12's own archive (LLVM/MLIR 22 come from
+# bookworm-security), everything PlaidML needs to configure, build, test and
+# later run its Vulkan (lavapipe) and OpenCL (PoCL) backends on a fresh
+# machine. Idempotent: when dpkg already reports every package installed it
+# touches nothing, so `make check` can call it on every run. Runs as root, or
+# through sudo otherwise.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+# Toolchain, LLVM/MLIR 22 and the test tools (lit, FileCheck: llvm-22-tools).
+PACKAGES=(
+  ca-certificates cmake ninja-build git python3 build-essential
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  clang-22 lld-22 clang-format-22 clang-tidy-22 libomp-22-dev
+  # Libraries LLVMConfig.cmake looks up (find_package) and LLVMExports.cmake
+  # names in INTERFACE_LINK_LIBRARIES: FFI, LibEdit, ZLIB, zstd, LibXml2,
+  # CURL, ncurses (terminfo), z3.
+  libffi-dev libedit-dev zlib1g-dev libzstd-dev libxml2-dev
+  libcurl4-openssl-dev libncurses-dev libz3-dev
+  # GPU-on-the-CPU backends used by later issues: SPIR-V tools, Vulkan
+  # loader + lavapipe, OpenCL ICD loader + PoCL.
+  spirv-tools libvulkan-dev mesa-vulkan-drivers
+  ocl-icd-opencl-dev pocl-opencl-icd
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)
+  [[ "$status" == "ii " ]] || missing+=("$pkg")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  echo "install-deps: must run as root (or have sudo) to install: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
