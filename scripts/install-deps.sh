@@ -21,6 +21,9 @@ PACKAGES=(
   # CURL, ncurses (terminfo), z3.
   libffi-dev libedit-dev zlib1g-dev libzstd-dev libxml2-dev
   libcurl4-openssl-dev libncurses-dev libz3-dev
+  # Tests: GoogleTest for the runtime's unit tests; NumPy for Debian's
+  # python3 (the one lit runs under) to check results and read .npy files.
+  libgtest-dev python3-numpy
   # GPU-on-the-CPU backends used by later issues: SPIR-V tools, Vulkan
   # loader + lavapipe, OpenCL ICD loader + PoCL.
   spirv-tools libvulkan-dev mesa-vulkan-drivers
