@@ -148,10 +148,13 @@ Attribute foldElementwise(ArrayRef<Attribute> operands, Type computeType,
       return {};
     attrs.push_back(dense);
   }
+  auto numElements = getCheckedNumElements(resultType.getShape());
+  if (!numElements)
+    return {};
   // A splat result computes one element (a zero-element result none).
-  bool splat = resultType.getNumElements() != 0 &&
+  bool splat = *numElements != 0 &&
                llvm::all_of(attrs, [](auto a) { return a.isSplat(); });
-  int64_t count = splat ? 1 : resultType.getNumElements();
+  int64_t count = splat ? 1 : *numElements;
   if (count > kMaxFoldedElements)
     return {};
 

@@ -32,7 +32,7 @@ def Tile_BitwiseBroadcast : Tile_NativeTrait<"BitwiseBroadcast">;
 def Tile_PredicateBroadcast : Tile_NativeTrait<"PredicateBroadcast">;
 
 def Tile_Numeric : AnyTypeOf<[AnyI8, AnyI16, AnyI32, AnyI64, Tile_Float],
-                             "8-64 bit integer or float">;
+                             "8-64 bit integer, f16, bf16, f32 or f64">;
 def Tile_NumericTensor : StaticShapeTensorOf<[Tile_Numeric]>;
 
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,5 @@
-//===- TileTypes.h - Tile element types, promotion, broadcasting -*- C++ -*-===//
+//===- TileTypes.h - Tile element types, promotion, broadcasting -*- C++
+//-*-===//
 //
 // The typing rules of DESIGN.md section 3 in one place: which element types
 // Tile accepts, how mixed element types promote, and how shapes broadcast.
@@ -37,8 +38,13 @@ bool isPromotableTo(Type from, Type to);
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes);
 
+/// The number of elements of `shape`, or std::nullopt when it overflows
+/// int64_t (ShapedType::getNumElements silently wraps).
+std::optional<int64_t> getCheckedNumElements(llvm::ArrayRef<int64_t> shape);
+
 /// True when `from` broadcasts to exactly `to`.
-bool isBroadcastableTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);
+bool isBroadcastableTo(llvm::ArrayRef<int64_t> from,
+                       llvm::ArrayRef<int64_t> to);
 
 } // namespace mlir::plaidml::tile
 
