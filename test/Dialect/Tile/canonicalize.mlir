@@ -172,6 +172,20 @@ func.func @cmp_constants() -> (tensor<i1>, tensor<i1>, tensor<4xi1>, tensor<4xi1
 
 // -----
 
+// Commutative ops move a constant operand to the right; with a signless and
+// a signed operand the result type must survive the swap.
+// CHECK-LABEL: func.func @commute_signless_signed
+// CHECK-SAME: (%[[X:.*]]: tensor<4xi32>)
+// CHECK: %[[C:.*]] = tile.constant dense<[1, 2, 3, 4]> : tensor<4xsi32>
+// CHECK: tile.add %[[X]], %[[C]] : tensor<4xi32>, tensor<4xsi32> -> tensor<4xsi32>
+func.func @commute_signless_signed(%x: tensor<4xi32>) -> tensor<4xsi32> {
+  %c = tile.constant dense<[1, 2, 3, 4]> : tensor<4xsi32>
+  %0 = tile.add %c, %x : tensor<4xsi32>, tensor<4xi32> -> tensor<4xsi32>
+  return %0 : tensor<4xsi32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @cmp_not_folded
 // CHECK: tile.cmp lt, %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
 func.func @cmp_not_folded(%x: tensor<4xf32>) -> tensor<4xi1> {

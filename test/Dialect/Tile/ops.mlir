@@ -334,6 +334,9 @@ func.func @element_types(%i1: tensor<i1>, %si8: tensor<si8>, %ui16: tensor<ui16>
   %11 = tile.add %ui16, %i32 : tensor<ui16>, tensor<i32> -> tensor<i32>
   // CHECK: tile.add %{{.*}}, %{{.*}} : tensor<si64>, tensor<i64> -> tensor<si64>
   %12 = tile.add %si64, %i64 : tensor<si64>, tensor<i64> -> tensor<si64>
+  // Signless with signed gives signed, in either order.
+  // CHECK: tile.add %{{.*}}, %{{.*}} : tensor<i64>, tensor<si64> -> tensor<si64>
+  %16 = tile.add %i64, %si64 : tensor<i64>, tensor<si64> -> tensor<si64>
   // CHECK: tile.add %{{.*}}, %{{.*}} : tensor<si64>, tensor<f16> -> tensor<f16>
   %13 = tile.add %si64, %f16 : tensor<si64>, tensor<f16> -> tensor<f16>
   // CHECK: tile.add %{{.*}}, %{{.*}} : tensor<f16>, tensor<bf16> -> tensor<f32>

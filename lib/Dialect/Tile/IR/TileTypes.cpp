@@ -55,7 +55,10 @@ Type mlir::plaidml::tile::promoteElementTypes(Type a, Type b) {
     // f16 with bf16: neither holds the other exactly.
     if (isa<FloatType>(a))
       return Float32Type::get(a.getContext());
-    return a; // signless/signed of one width
+    // Signless and signed of one width compute alike; pick the signed one
+    // whatever the order, or swapping the operands of a commutative op would
+    // change its result type.
+    return cast<IntegerType>(a).isSigned() ? a : b;
   }
   return ra > rb ? a : b;
 }

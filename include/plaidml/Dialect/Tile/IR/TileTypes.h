@@ -26,7 +26,9 @@ bool isSignedInteger(Type type);
 /// The promoted element type of `a` and `b`:
 ///   i1 < integers by width (unsigned above signed of equal width)
 ///      < f16/bf16 < f32 < f64,
-/// f16 with bf16 gives f32; a signless/signed tie keeps `a`.
+/// f16 with bf16 gives f32 and signless with signed of one width gives the
+/// signed type, so the result does not depend on the operand order (which
+/// commutative ops may swap).
 Type promoteElementTypes(Type a, Type b);
 
 /// True when converting `from` to `to` never narrows in the promotion order
