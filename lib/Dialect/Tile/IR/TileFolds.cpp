@@ -35,16 +35,19 @@ struct Scalar {
   bool isOne() const { return f ? f->isExactlyValue(1.0) : i.isOne(); }
 };
 
+enum class ArithKind { Add, Sub, Mul, Div, Max, Min };
+} // namespace
+
 /// Integers compute as signed unless unsigned or i1 (a bool); signless is
 /// signed (DESIGN.md section 3).
-bool isSigned(Type type) { return isSignedInteger(type); }
+static bool isSigned(Type type) { return isSignedInteger(type); }
 
-Type getElementType(Type type) {
+static Type getElementType(Type type) {
   return cast<RankedTensorType>(type).getElementType();
 }
 
 /// The elements of a dense constant, only the first one for a splat.
-std::optional<SmallVector<Scalar>> readElements(DenseElementsAttr attr) {
+static std::optional<SmallVector<Scalar>> readElements(DenseElementsAttr attr) {
   SmallVector<Scalar> out;
   Type element = attr.getElementType();
   if (isa<FloatType>(element)) {
@@ -66,7 +69,7 @@ std::optional<SmallVector<Scalar>> readElements(DenseElementsAttr attr) {
 }
 
 /// The splat element of `attr`, if it is a splat dense constant.
-std::optional<Scalar> getSplat(Attribute attr) {
+static std::optional<Scalar> getSplat(Attribute attr) {
   auto dense = dyn_cast_if_present<DenseElementsAttr>(attr);
   if (!dense || !dense.isSplat())
     return std::nullopt;
@@ -78,7 +81,7 @@ std::optional<Scalar> getSplat(Attribute attr) {
 
 /// Converts `v` from element type `from` to `to` with tile.cast semantics, or
 /// nothing when the result is undefined (NaN or out of range to integer).
-std::optional<Scalar> convert(const Scalar &v, Type from, Type to) {
+static std::optional<Scalar> convert(const Scalar &v, Type from, Type to) {
   if (from == to)
     return v;
   if (auto toInt = dyn_cast<IntegerType>(to)) {
@@ -109,8 +112,8 @@ std::optional<Scalar> convert(const Scalar &v, Type from, Type to) {
 
 /// Linear index into an operand of `shape` that broadcasts to `resultShape`,
 /// for the result element at linear index `linear`.
-int64_t broadcastIndex(int64_t linear, ArrayRef<int64_t> resultShape,
-                       ArrayRef<int64_t> shape) {
+static int64_t broadcastIndex(int64_t linear, ArrayRef<int64_t> resultShape,
+                              ArrayRef<int64_t> shape) {
   int64_t index = 0, stride = 1;
   for (int64_t d = resultShape.size() - 1, o = shape.size() - 1; o >= 0;
        --d, --o) {
@@ -123,8 +126,8 @@ int64_t broadcastIndex(int64_t linear, ArrayRef<int64_t> resultShape,
   return index;
 }
 
-DenseElementsAttr buildElements(RankedTensorType type,
-                                ArrayRef<Scalar> elements) {
+static DenseElementsAttr buildElements(RankedTensorType type,
+                                       ArrayRef<Scalar> elements) {
   if (isa<FloatType>(type.getElementType()))
     return DenseElementsAttr::get(
         type,
@@ -139,8 +142,8 @@ using ElementFn =
 /// Folds an elementwise op whose operands are all dense constants: converts
 /// each operand element to `computeType`, broadcasts, applies `fn` (whose
 /// results have the element type of `resultType`) and builds the constant.
-Attribute foldElementwise(ArrayRef<Attribute> operands, Type computeType,
-                          RankedTensorType resultType, ElementFn fn) {
+static Attribute foldElementwise(ArrayRef<Attribute> operands, Type computeType,
+                                 RankedTensorType resultType, ElementFn fn) {
   SmallVector<DenseElementsAttr> attrs;
   for (Attribute operand : operands) {
     auto dense = dyn_cast_if_present<DenseElementsAttr>(operand);
@@ -190,10 +193,8 @@ Attribute foldElementwise(ArrayRef<Attribute> operands, Type computeType,
   return buildElements(resultType, results);
 }
 
-enum class ArithKind { Add, Sub, Mul, Div, Max, Min };
-
-std::optional<Scalar> evalArith(ArithKind kind, const Scalar &a,
-                                const Scalar &b, Type type) {
+static std::optional<Scalar> evalArith(ArithKind kind, const Scalar &a,
+                                       const Scalar &b, Type type) {
   if (a.f) {
     APFloat r = *a.f;
     const APFloat &rhs = *b.f;
@@ -251,8 +252,8 @@ std::optional<Scalar> evalArith(ArithKind kind, const Scalar &a,
   llvm_unreachable("unknown arithmetic kind");
 }
 
-bool evalCmp(CmpPredicate predicate, const Scalar &a, const Scalar &b,
-             Type type) {
+static bool evalCmp(CmpPredicate predicate, const Scalar &a, const Scalar &b,
+                    Type type) {
   if (a.f) {
     APFloat::cmpResult r = a.f->compare(*b.f);
     // Ordered comparisons: NaN compares false, except `ne`.
@@ -294,8 +295,8 @@ bool evalCmp(CmpPredicate predicate, const Scalar &a, const Scalar &b,
 /// Constant folding of a binary arithmetic op, computed in the result
 /// element type.
 template <typename OpTy>
-Attribute foldArithConstants(OpTy op, ArrayRef<Attribute> operands,
-                             ArithKind kind) {
+static Attribute foldArithConstants(OpTy op, ArrayRef<Attribute> operands,
+                                    ArithKind kind) {
   auto resultType = cast<RankedTensorType>(op.getType());
   Type element = resultType.getElementType();
   return foldElementwise(operands, element, resultType,
@@ -305,18 +306,18 @@ Attribute foldArithConstants(OpTy op, ArrayRef<Attribute> operands,
 }
 
 /// True when `attr` is a splat constant whose element satisfies `pred`.
-bool isSplatWhere(Attribute attr, function_ref<bool(const Scalar &)> pred) {
+static bool isSplatWhere(Attribute attr,
+                         function_ref<bool(const Scalar &)> pred) {
   auto splat = getSplat(attr);
   return splat && pred(*splat);
 }
 
 /// `value` if it has exactly the type of `op`'s result, for identity folds.
-OpFoldResult ifSameType(Operation *op, Value value) {
+static OpFoldResult ifSameType(Operation *op, Value value) {
   if (value.getType() == op->getResult(0).getType())
     return value;
   return {};
 }
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Constants, casts and unary ops
