@@ -1,5 +1,4 @@
-//===- TileOps.h - Tile dialect operations -----------------------*- C++
-//-*-===//
+//===- TileOps.h - Tile dialect operations ----------------------*- C++ -*-===//
 //
 // Declares the Tile operations generated from TileOps.td.
 //

@@ -1,5 +1,4 @@
-//===- TileTypes.h - Tile element types, promotion, broadcasting -*- C++
-//-*-===//
+//===- TileTypes.h - Tile types: promotion, broadcasting --------*- C++ -*-===//
 //
 // The typing rules of DESIGN.md section 3 in one place: which element types
 // Tile accepts, how mixed element types promote, and how shapes broadcast.
