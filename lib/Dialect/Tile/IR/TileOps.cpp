@@ -51,8 +51,9 @@ Type mlir::plaidml::tile::inferElementwiseResultType(TypeRange operands,
   return RankedTensorType::get(*shape, element);
 }
 
-LogicalResult mlir::plaidml::tile::verifyElementwiseBroadcast(
-    Operation *op, ElementwiseRule rule) {
+LogicalResult
+mlir::plaidml::tile::verifyElementwiseBroadcast(Operation *op,
+                                                ElementwiseRule rule) {
   // Operand and result types already satisfy the ODS constraints here.
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
   Type expected = inferElementwiseResultType(op->getOperandTypes(), rule);
@@ -65,7 +66,8 @@ LogicalResult mlir::plaidml::tile::verifyElementwiseBroadcast(
           os << formatShape(cast<RankedTensorType>(t).getShape());
         },
         ", ");
-    return op->emitOpError("operand shapes (") << shapes
+    return op->emitOpError("operand shapes (")
+           << shapes
            << ") do not broadcast: each dimension, aligned from the right, "
               "must match or be 1";
   }
@@ -173,12 +175,14 @@ LogicalResult ContractionOp::verify() {
   if (numInputs != expectedInputs)
     return emitOpError("combination '")
            << stringifyCombinationKind(combo) << "' takes " << expectedInputs
-           << " input(s), but " << numInputs << " were given";
+           << (expectedInputs == 1 ? " input" : " inputs")
+           << " after the init, but " << numInputs
+           << (numInputs == 1 ? " was" : " were") << " given";
 
   ArrayAttr srcs = getSrcs();
   if (srcs.size() != numInputs)
-    return emitOpError("has ") << numInputs << " input(s) but " << srcs.size()
-                               << " source map(s) in 'srcs'";
+    return emitOpError("'srcs' must have one affine map per input (")
+           << numInputs << "), but has " << srcs.size();
 
   AffineMap sink = getSink();
   unsigned numIdxs = sink.getNumDims();
@@ -187,8 +191,8 @@ LogicalResult ContractionOp::verify() {
     return emitOpError("'sink' map must not have symbols");
   if (sink.getNumResults() != resultType.getRank())
     return emitOpError("'sink' map has ")
-           << sink.getNumResults() << " result(s) but the result "
-           << resultType << " has rank " << resultType.getRank();
+           << sink.getNumResults() << " result(s) but the result " << resultType
+           << " has rank " << resultType.getRank();
 
   for (auto [i, attr] : llvm::enumerate(srcs)) {
     AffineMap src = cast<AffineMapAttr>(attr).getValue();
@@ -225,7 +229,8 @@ LogicalResult ContractionOp::verify() {
       if (str.empty())
         return emitOpError("'idxs' contains an empty index name");
       if (!seen.insert(str).second)
-        return emitOpError("index name '") << str << "' appears twice in 'idxs'";
+        return emitOpError("index name '")
+               << str << "' appears twice in 'idxs'";
     }
   }
 
@@ -294,8 +299,8 @@ LogicalResult SelectOp::verify() {
   if (!valueType)
     return verifyElementwiseBroadcast(*this, ElementwiseRule::Arithmetic);
   Type element = cast<RankedTensorType>(valueType).getElementType();
-  auto all = inferElementwiseResultType(getOperandTypes(),
-                                        ElementwiseRule::Predicate);
+  auto all =
+      inferElementwiseResultType(getOperandTypes(), ElementwiseRule::Predicate);
   if (!all)
     return verifyElementwiseBroadcast(*this, ElementwiseRule::Predicate);
   auto expected =
@@ -324,11 +329,18 @@ LogicalResult ReshapeOp::verify() {
     return emitOpError("changes the element type from ")
            << from.getElementType() << " to " << to.getElementType()
            << "; use tile.cast";
-  if (from.getNumElements() != to.getNumElements())
+  auto fromCount = getCheckedNumElements(from.getShape());
+  auto toCount = getCheckedNumElements(to.getShape());
+  if (!fromCount || !toCount)
+    return emitOpError("the ")
+           << (fromCount ? "result" : "operand") << " shape "
+           << formatShape((fromCount ? to : from).getShape())
+           << " has more elements than a 64-bit count can hold";
+  if (*fromCount != *toCount)
     return emitOpError("cannot reshape ")
-           << formatShape(from.getShape()) << " (" << from.getNumElements()
-           << " elements) to " << formatShape(to.getShape()) << " ("
-           << to.getNumElements() << " elements)";
+           << formatShape(from.getShape()) << " (" << *fromCount
+           << " elements) to " << formatShape(to.getShape()) << " (" << *toCount
+           << " elements)";
   return success();
 }
 
@@ -346,7 +358,8 @@ LogicalResult IndexOp::verify() {
     if (intTy.getWidth() == 1)
       return emitOpError("coordinates need an integer or float element type, "
                          "not i1");
-    unsigned bits = intTy.isUnsigned() ? intTy.getWidth() : intTy.getWidth() - 1;
+    unsigned bits =
+        intTy.isUnsigned() ? intTy.getWidth() : intTy.getWidth() - 1;
     limit = bits >= 63 ? INT64_MAX : (int64_t(1) << bits) - 1;
   } else {
     limit = int64_t(1) << (cast<FloatType>(element).getFPMantissaWidth());
@@ -386,8 +399,7 @@ LogicalResult GatherOp::verify() {
   if (result.getShape() != ArrayRef<int64_t>(expected))
     return emitOpError("result shape ")
            << formatShape(result.getShape()) << " should be "
-           << formatShape(expected)
-           << " (the source shape with axis " << axis
+           << formatShape(expected) << " (the source shape with axis " << axis
            << " replaced by the index shape)";
   return success();
 }

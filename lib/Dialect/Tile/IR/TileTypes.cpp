@@ -8,6 +8,7 @@
 #include "plaidml/Dialect/Tile/IR/TileTypes.h"
 
 #include "mlir/Dialect/Traits.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::plaidml::tile;
@@ -35,7 +36,8 @@ int promotionRank(Type type) {
   if (auto intTy = dyn_cast<IntegerType>(type)) {
     if (intTy.getWidth() == 1)
       return 0;
-    return static_cast<int>(intTy.getWidth()) * 2 + (intTy.isUnsigned() ? 1 : 0);
+    return static_cast<int>(intTy.getWidth()) * 2 +
+           (intTy.isUnsigned() ? 1 : 0);
   }
   if (type.isF16() || type.isBF16())
     return 1000;
@@ -53,7 +55,10 @@ Type mlir::plaidml::tile::promoteElementTypes(Type a, Type b) {
     // f16 with bf16: neither holds the other exactly.
     if (isa<FloatType>(a))
       return Float32Type::get(a.getContext());
-    return a; // signless/signed of one width
+    // Signless and signed of one width compute alike; pick the signed one
+    // whatever the order, or swapping the operands of a commutative op would
+    // change its result type.
+    return cast<IntegerType>(a).isSigned() ? a : b;
   }
   return ra > rb ? a : b;
 }
@@ -87,4 +92,13 @@ bool mlir::plaidml::tile::isBroadcastableTo(ArrayRef<int64_t> from,
     if (from[i] != 1 && from[i] != to[offset + i])
       return false;
   return true;
+}
+
+std::optional<int64_t>
+mlir::plaidml::tile::getCheckedNumElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    if (llvm::MulOverflow(count, dim, count))
+      return std::nullopt;
+  return count;
 }

@@ -31,9 +31,11 @@ def Tile_Dialect : Dialect {
     Elementwise ops broadcast like NumPy (shapes are right-aligned, a size-1
     dimension stretches) and promote mixed element types along
     `i1 < integers by width (unsigned above signed of equal width) < f16/bf16
-    < f32 < f64`; `f16` mixed with `bf16` promotes to `f32`. The result type
-    written in the IR is the broadcast shape with the promoted element type
-    (`i1` for comparisons and logical ops), and the verifiers check it.
+    < f32 < f64`; `f16` mixed with `bf16` promotes to `f32`, and a signless
+    integer mixed with the signed integer of its width promotes to the
+    signed one (in either order). The result type written in the IR is the
+    broadcast shape with the promoted element type (`i1` for comparisons and
+    logical ops), and the verifiers check it.
 
     Integer semantics: division truncates toward zero, `mod` takes the sign of
     the dividend (C semantics), `shr` is arithmetic on signed and signless

@@ -1,4 +1,4 @@
-//===- TileOps.h - Tile dialect operations -----------------------*- C++ -*-===//
+//===- TileOps.h - Tile dialect operations ----------------------*- C++ -*-===//
 //
 // Declares the Tile operations generated from TileOps.td.
 //
@@ -9,6 +9,7 @@
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"

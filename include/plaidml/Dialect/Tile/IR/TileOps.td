@@ -32,7 +32,7 @@ def Tile_BitwiseBroadcast : Tile_NativeTrait<"BitwiseBroadcast">;
 def Tile_PredicateBroadcast : Tile_NativeTrait<"PredicateBroadcast">;
 
 def Tile_Numeric : AnyTypeOf<[AnyI8, AnyI16, AnyI32, AnyI64, Tile_Float],
-                             "8-64 bit integer or float">;
+                             "8-64 bit integer, f16, bf16, f32 or f64">;
 def Tile_NumericTensor : StaticShapeTensorOf<[Tile_Numeric]>;
 
 //===----------------------------------------------------------------------===//
@@ -80,6 +80,20 @@ def Tile_ContractionOp : Tile_Op<"contract", [Pure]> {
            srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
          : tensor<f32>, tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
     ```
+
+    Canonicalization:
+
+    - An `init` that is a splat constant of any shape is replaced by a rank-0
+      `tile.constant` of the same value (it broadcasts to the same result,
+      and the IR stays small).
+    - An identity contraction folds to its input: combination `none`, no
+      `cons`, `sink` and the source map are both the identity map, bounds
+      (if recorded) cover the whole tensor, the input has the result type,
+      and either `agg` is `assign` or `init` is a splat constant equal to the
+      identity of `agg` (0 for `add`, 1 for `mul`, the lowest value (`-inf`
+      for floats) for `max`, the highest value (`+inf`) for `min`). A zero of
+      either sign counts as the identity of `add`, so `-0.0` inputs may keep
+      their sign where `0.0 + -0.0` would give `0.0`.
   }];
 
   let arguments = (ins Tile_AggregationKindAttr:$agg,
@@ -111,6 +125,8 @@ def Tile_ContractionOp : Tile_Op<"contract", [Pure]> {
   }];
 
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -151,29 +167,41 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
     ```mlir
     %i = tile.cast %x : tensor<4xf32> -> tensor<4xsi32>
     ```
+
+    Folding: a cast to the operand's own type folds to the operand; a cast
+    of a constant folds to a constant (not when a float does not fit the
+    integer type, and not past 1024 elements unless the constant is a
+    splat).
   }];
   let arguments = (ins Tile_Tensor:$operand);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
 // Unary elementwise ops
 //===----------------------------------------------------------------------===//
 
-class Tile_UnaryOp<string mnemonic, Type operandType, string doc>
+class Tile_UnaryOp<string mnemonic, Type operandType, string doc,
+                   string foldDoc = "">
     : Tile_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
   let summary = doc;
   let description = "Elementwise `" # mnemonic # "`: " # doc # [{.
     The result has the operand's type.
-  }];
+  }] # foldDoc;
   let arguments = (ins operandType:$operand);
   let results = (outs operandType:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand)";
 }
 
-def Tile_NegOp : Tile_UnaryOp<"neg", Tile_NumericTensor, "negation">;
+def Tile_NegOp : Tile_UnaryOp<"neg", Tile_NumericTensor, "negation", [{
+
+    Folding: the negation of a constant is a constant (integers wrap).
+  }]> {
+  let hasFolder = 1;
+}
 def Tile_AbsOp : Tile_UnaryOp<"abs", Tile_NumericTensor, "absolute value">;
 def Tile_ReluOp : Tile_UnaryOp<"relu", Tile_NumericTensor, "max(x, 0)">;
 def Tile_ExpOp : Tile_UnaryOp<"exp", Tile_FloatTensor, "exponential">;
@@ -216,7 +244,7 @@ def Tile_LogicalNotOp : Tile_Op<"logical_not", [Pure]> {
 // (`tile.add %a, %b : tensor<4xf32>`), else as
 // `: lhs-type, rhs-type -> result-type`.
 class Tile_BinaryOp<string mnemonic, Trait resultRule, string doc,
-                    list<Trait> traits = []>
+                    list<Trait> traits = [], string foldDoc = "">
     : Tile_Op<mnemonic, !listconcat([Pure, resultRule], traits)> {
   let summary = doc;
   let description = "Elementwise `" # mnemonic # "`: " # doc # [{.
@@ -227,7 +255,7 @@ class Tile_BinaryOp<string mnemonic, Trait resultRule, string doc,
     ```mlir
   }] # "%r = tile." # mnemonic # [{ %a, %b : tensor<4x8xf32>, tensor<8xsi32> -> tensor<4x8xf32>
     ```
-  }];
+  }] # foldDoc;
   let arguments = (ins Tile_Tensor:$lhs, Tile_Tensor:$rhs);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
@@ -235,20 +263,73 @@ class Tile_BinaryOp<string mnemonic, Trait resultRule, string doc,
   }];
 }
 
-def Tile_AddOp : Tile_BinaryOp<"add", Tile_ArithmeticBroadcast, "addition",
-                               [Commutative]>;
-def Tile_SubOp : Tile_BinaryOp<"sub", Tile_ArithmeticBroadcast, "subtraction">;
+def Tile_AddOp : Tile_BinaryOp<"add", Tile_ArithmeticBroadcast,
+    "addition", [Commutative], [{
+
+    Folding: with two constant operands the result is a constant, computed
+    in the result element type after broadcasting and promotion (not past
+    1024 elements unless both operands are splats).
+    `x + 0` and `0 + x` fold to `x` when `x` has the result type (a zero of
+    either sign: signed zeros are not preserved).
+  }]> {
+  let hasFolder = 1;
+}
+def Tile_SubOp : Tile_BinaryOp<"sub", Tile_ArithmeticBroadcast,
+    "subtraction", [], [{
+
+    Folding: with two constant operands the result is a constant, computed
+    in the result element type after broadcasting and promotion (not past
+    1024 elements unless both operands are splats).
+    `x - 0` folds to `x` when `x` has the result type (a zero of either
+    sign).
+  }]> {
+  let hasFolder = 1;
+}
 def Tile_MulOp : Tile_BinaryOp<"mul", Tile_ArithmeticBroadcast,
-                               "multiplication", [Commutative]>;
+    "multiplication", [Commutative], [{
+
+    Folding: with two constant operands the result is a constant, computed
+    in the result element type after broadcasting and promotion (not past
+    1024 elements unless both operands are splats).
+    `x * 1` and `1 * x` fold to `x` when `x` has the result type.
+  }]> {
+  let hasFolder = 1;
+}
 def Tile_DivOp : Tile_BinaryOp<"div", Tile_ArithmeticBroadcast,
-    "division (integers truncate toward zero)">;
+    "division (integers truncate toward zero)", [], [{
+
+    Folding: with two constant operands the result is a constant, computed
+    in the result element type after broadcasting and promotion (not past
+    1024 elements unless both operands are splats).
+    Integer division by a constant zero, and the overflowing signed
+    `MIN / -1`, do not fold. `x / 1` folds to `x` when `x` has the result
+    type.
+  }]> {
+  let hasFolder = 1;
+}
 def Tile_ModOp : Tile_BinaryOp<"mod", Tile_ArithmeticBroadcast,
     "remainder with the sign of the dividend">;
 def Tile_PowOp : Tile_BinaryOp<"pow", Tile_ArithmeticBroadcast, "lhs ** rhs">;
-def Tile_MaxOp : Tile_BinaryOp<"max", Tile_ArithmeticBroadcast, "maximum",
-                               [Commutative]>;
-def Tile_MinOp : Tile_BinaryOp<"min", Tile_ArithmeticBroadcast, "minimum",
-                               [Commutative]>;
+def Tile_MaxOp : Tile_BinaryOp<"max", Tile_ArithmeticBroadcast,
+    "maximum", [Commutative], [{
+
+    Folding: with two constant operands the result is a constant, computed
+    in the result element type after broadcasting and promotion (not past
+    1024 elements unless both operands are splats).
+    Constant NaN operands do not fold. `max(x, x)` folds to `x`.
+  }]> {
+  let hasFolder = 1;
+}
+def Tile_MinOp : Tile_BinaryOp<"min", Tile_ArithmeticBroadcast,
+    "minimum", [Commutative], [{
+
+    Folding: with two constant operands the result is a constant, computed
+    in the result element type after broadcasting and promotion (not past
+    1024 elements unless both operands are splats).
+    Constant NaN operands do not fold. `min(x, x)` folds to `x`.
+  }]> {
+  let hasFolder = 1;
+}
 def Tile_BitAndOp : Tile_BinaryOp<"bit_and", Tile_BitwiseBroadcast,
                                   "bitwise and", [Commutative]>;
 def Tile_BitOrOp : Tile_BinaryOp<"bit_or", Tile_BitwiseBroadcast,
@@ -275,6 +356,9 @@ def Tile_CmpOp : Tile_Op<"cmp", [Pure, Tile_PredicateBroadcast]> {
     ```mlir
     %lt = tile.cmp lt, %a, %b : tensor<4xf32>, tensor<f32> -> tensor<4xi1>
     ```
+
+    Folding: with two constant operands the result is a constant (not past
+    1024 elements unless both operands are splats).
   }];
   let arguments = (ins Tile_CmpPredicateAttr:$predicate, Tile_Tensor:$lhs,
                        Tile_Tensor:$rhs);
@@ -282,6 +366,7 @@ def Tile_CmpOp : Tile_Op<"cmp", [Pure, Tile_PredicateBroadcast]> {
   let assemblyFormat = [{
     $predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
+  let hasFolder = 1;
 }
 
 def Tile_SelectOp : Tile_Op<"select", [Pure]> {
@@ -294,6 +379,10 @@ def Tile_SelectOp : Tile_Op<"select", [Pure]> {
     ```mlir
     %r = tile.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>, tensor<f32> -> tensor<4xf32>
     ```
+
+    Folding: with a splat constant `cond`, or with the same value on both
+    sides, the select folds to the chosen value when that value already has
+    the result type.
   }];
   let arguments = (ins Tile_Tensor:$cond, Tile_Tensor:$true_value,
                        Tile_Tensor:$false_value);
@@ -303,6 +392,7 @@ def Tile_SelectOp : Tile_Op<"select", [Pure]> {
     type($true_value) `,` type($false_value) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -318,11 +408,16 @@ def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
     ```mlir
     %r = tile.reshape %x : tensor<2x3xf32> -> tensor<6xf32>
     ```
+
+    Folding: a reshape to the operand's own type folds to the operand; a
+    reshape of a reshape becomes one reshape of the original operand; a
+    reshape of a constant is a constant.
   }];
   let arguments = (ins Tile_Tensor:$operand);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$operand attr-dict `:` type($operand) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_IndexOp : Tile_Op<"index", [Pure]> {

@@ -1,4 +1,4 @@
-//===- TileTypes.h - Tile element types, promotion, broadcasting -*- C++ -*-===//
+//===- TileTypes.h - Tile types: promotion, broadcasting --------*- C++ -*-===//
 //
 // The typing rules of DESIGN.md section 3 in one place: which element types
 // Tile accepts, how mixed element types promote, and how shapes broadcast.
@@ -25,7 +25,9 @@ bool isSignedInteger(Type type);
 /// The promoted element type of `a` and `b`:
 ///   i1 < integers by width (unsigned above signed of equal width)
 ///      < f16/bf16 < f32 < f64,
-/// f16 with bf16 gives f32; a signless/signed tie keeps `a`.
+/// f16 with bf16 gives f32 and signless with signed of one width gives the
+/// signed type, so the result does not depend on the operand order (which
+/// commutative ops may swap).
 Type promoteElementTypes(Type a, Type b);
 
 /// True when converting `from` to `to` never narrows in the promotion order
@@ -37,8 +39,13 @@ bool isPromotableTo(Type from, Type to);
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes);
 
+/// The number of elements of `shape`, or std::nullopt when it overflows
+/// int64_t (ShapedType::getNumElements silently wraps).
+std::optional<int64_t> getCheckedNumElements(llvm::ArrayRef<int64_t> shape);
+
 /// True when `from` broadcasts to exactly `to`.
-bool isBroadcastableTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);
+bool isBroadcastableTo(llvm::ArrayRef<int64_t> from,
+                       llvm::ArrayRef<int64_t> to);
 
 } // namespace mlir::plaidml::tile
 
