@@ -147,9 +147,24 @@ mlir::plaidml::tile::computeContractionBounds(ContractionOp op) {
   std::vector<SmallVector<int64_t, 8>> flat;
   FlatLinearConstraints locals(numIdxs);
   if (failed(getFlattenedAffineExprs(AffineMap::get(numIdxs, 0, exprs, ctx),
-                                     &flat, &locals)))
-    return op.emitOpError("cannot compute bounds: 'sink', 'srcs' or 'cons' "
-                          "holds an expression that is not affine");
+                                     &flat, &locals))) {
+    // Name the culprit: a division or modulo by a non-positive constant (the
+    // verifier rules out symbols, so nothing else fails to flatten).
+    // (Not getFlattenedAffineExpr: in MLIR 22 it reads past an empty result
+    // when flattening fails.)
+    for (AffineExpr expr : exprs) {
+      std::vector<SmallVector<int64_t, 8>> ignored;
+      if (succeeded(getFlattenedAffineExprs(AffineMap::get(numIdxs, 0, expr),
+                                            &ignored)))
+        continue;
+      std::string str;
+      llvm::raw_string_ostream(str) << expr;
+      return op.emitOpError("cannot compute bounds of '")
+             << str << "': floordiv, ceildiv and mod need a positive "
+             << "constant divisor";
+    }
+    return op.emitOpError("cannot flatten the maps and constraints");
+  }
   unsigned numCols = locals.getNumCols();
 
   SmallVector<Constraint> constraints;
