@@ -226,6 +226,23 @@ func.func @floordiv_mod_reshape(%I: tensor<8xf32>) -> tensor<2x4xf32> {
 
 // -----
 
+// ceildiv: x ceildiv 2 < 3 bounds x by 4.
+// CHECK-LABEL: func.func @ceildiv_sink
+// CHECK: tile.contract add, none
+// CHECK-NOT: cons =
+// CHECK-SAME: lower_bounds = array<i64: 0>
+// CHECK-SAME: upper_bounds = array<i64: 4>
+func.func @ceildiv_sink(%I: tensor<8xf32>) -> tensor<3xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %O = tile.contract add, none, %zero, %I {idxs = ["x"],
+         sink = affine_map<(x) -> (x ceildiv 2)>,
+         srcs = [affine_map<(x) -> (x)>]}
+       : tensor<f32>, tensor<8xf32> -> tensor<3xf32>
+  return %O : tensor<3xf32>
+}
+
+// -----
+
 // A floordiv whose range check is not implied keeps its local division.
 // CHECK-LABEL: func.func @floordiv_kept
 // CHECK: tile.contract add, mul
@@ -462,6 +479,24 @@ func.func @empty_over_integers(%I: tensor<11xf32>) -> tensor<11xf32> {
          cons = affine_set<(x) : (2 * x - 1 == 0)>}
        : tensor<f32>, tensor<11xf32> -> tensor<11xf32>
   return %O : tensor<11xf32>
+}
+
+// -----
+
+// Without a valid point there is nothing for an index to be unbounded over:
+// the unused index k gets the empty interval, not an error.
+// CHECK-LABEL: func.func @empty_with_unused_index
+// CHECK: tile.contract add, none
+// CHECK-SAME: lower_bounds = array<i64: 0, 0>
+// CHECK-SAME: upper_bounds = array<i64: -1, -1>
+func.func @empty_with_unused_index(%I: tensor<0xf32>) -> tensor<f32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  // expected-warning @+1 {{contraction has no valid index point}}
+  %O = tile.contract add, none, %zero, %I {idxs = ["i", "k"],
+         sink = affine_map<(i, k) -> ()>,
+         srcs = [affine_map<(i, k) -> (i)>]}
+       : tensor<f32>, tensor<0xf32> -> tensor<f32>
+  return %O : tensor<f32>
 }
 
 // -----
