@@ -37,7 +37,9 @@ struct ContractionBounds {
 /// already on `op` count as constraints, so recording the result on the op
 /// and computing again yields the same result. Emits an error at `op` and
 /// fails when an index is unbounded, a bound does not fit in 64 bits, or an
-/// expression cannot be flattened to affine form.
+/// expression cannot be flattened to affine form (a division by a
+/// non-positive constant). Emptiness is decided first: a contraction without
+/// valid points gets the empty box even if some index is unconstrained.
 FailureOr<ContractionBounds> computeContractionBounds(ContractionOp op);
 
 } // namespace mlir::plaidml::tile
