@@ -1,10 +1,14 @@
 //===- ComputeBounds.cpp - Infer contraction index ranges -----------------===//
 //
-// tile-compute-bounds (the algorithm lands in the next change; until then the
-// pass refuses to run rather than pretend).
+// tile-compute-bounds: records on every tile.contract the box its indices
+// range over and the constraints left to check inside it, as computed by
+// computeContractionBounds (Dialect/Tile/Analysis). The pass only applies the
+// analysis and reports: an error per unbounded index, a warning for a
+// contraction without a valid point.
 //
 //===----------------------------------------------------------------------===//
 
+#include "plaidml/Dialect/Tile/Analysis/ContractionBounds.h"
 #include "plaidml/Dialect/Tile/IR/TileOps.h"
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 
@@ -16,8 +20,26 @@ namespace {
 struct TileComputeBoundsPass
     : public impl::TileComputeBoundsPassBase<TileComputeBoundsPass> {
   void runOnOperation() override {
-    getOperation()->emitError("tile-compute-bounds is not implemented yet");
-    signalPassFailure();
+    bool failedAny = false;
+    getOperation()->walk([&](ContractionOp op) {
+      FailureOr<ContractionBounds> bounds = computeContractionBounds(op);
+      if (failed(bounds)) {
+        failedAny = true;
+        return;
+      }
+      MLIRContext *ctx = op.getContext();
+      op.setLowerBoundsAttr(DenseI64ArrayAttr::get(ctx, bounds->lower));
+      op.setUpperBoundsAttr(DenseI64ArrayAttr::get(ctx, bounds->upper));
+      if (bounds->cons)
+        op.setConsAttr(IntegerSetAttr::get(bounds->cons));
+      else
+        op.removeConsAttr();
+      if (bounds->empty)
+        op.emitWarning("contraction has no valid index point; its result is "
+                       "its init");
+    });
+    if (failedAny)
+      signalPassFailure();
   }
 };
 } // namespace

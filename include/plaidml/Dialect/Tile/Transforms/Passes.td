@@ -25,9 +25,14 @@ def TileComputeBoundsPass : Pass<"tile-compute-bounds"> {
     checks of a "same" convolution). Lowerings loop over the box and guard
     the body with the remaining `cons`.
 
+    Bounds already on an op are constraints like any other (they may be
+    all that is left of a dropped `i < 2`), so the pass is idempotent and
+    tightens hand-written bounds.
+
     An index that is unbounded is an error naming it. A contraction with no
-    valid point gets an empty box (upper < lower) and a warning: its result
-    is its init.
+    valid point gets the empty box `[0, -1]` for every index and a warning:
+    its result is its init. (With no index at all there is no box to empty;
+    the failing check stays in `cons`.)
 
     Input:
     ```mlir
