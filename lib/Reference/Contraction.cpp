@@ -9,6 +9,7 @@
 // outward) of the constraint system, deliberately not from
 // tile-compute-bounds: a box that is too large costs time, never results,
 // so the oracle stays independent of the exact integer analysis it checks.
+// Bounds already recorded on the op are constraints like any other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +94,16 @@ IntegerSet buildValiditySet(ContractionOp op) {
   for (auto [attr, input] : llvm::zip_equal(op.getSrcs(), op.getInputs()))
     addRange(cast<AffineMapAttr>(attr).getValue(),
              cast<RankedTensorType>(input.getType()).getShape());
+  // Recorded bounds are part of validity (tile-compute-bounds drops the
+  // constraints they imply).
+  if (op.hasBounds()) {
+    for (unsigned d = 0; d < numDims; ++d) {
+      AffineExpr x = getAffineDimExpr(d, ctx);
+      exprs.push_back(x - (*op.getLowerBounds())[d]);
+      exprs.push_back((*op.getUpperBounds())[d] - x);
+      eqFlags.append(2, false);
+    }
+  }
   if (auto cons = op.getCons()) {
     IntegerSet set = *cons;
     for (unsigned i = 0; i < set.getNumConstraints(); ++i) {

@@ -269,19 +269,21 @@ func.func @cast_not_folded(%x: tensor<4xf32>) -> (tensor<si8>, tensor<ui32>, ten
 // Identities
 //===----------------------------------------------------------------------===//
 
+// Exact identities only: x + (-0.0), x - (+0.0), integer zeros.
 // CHECK-LABEL: func.func @add_sub_identity
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[S:.*]]: tensor<4xsi32>)
 // CHECK-NOT: tile.add
 // CHECK-NOT: tile.sub
 // CHECK: return %[[X]], %[[X]], %[[S]], %[[X]]
 func.func @add_sub_identity(%x: tensor<4xf32>, %s: tensor<4xsi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xsi32>, tensor<4xf32>) {
-  %z = tile.constant dense<0.0> : tensor<f32>
-  %0 = tile.add %x, %z : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %nzs = tile.constant dense<-0.0> : tensor<f32>
+  %0 = tile.add %x, %nzs : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
   %nz = tile.constant dense<-0.0> : tensor<4xf32>
   %1 = tile.add %nz, %x : tensor<4xf32>
   // si32 with signless i32 keeps si32.
   %iz = tile.constant dense<0> : tensor<i32>
   %2 = tile.add %s, %iz : tensor<4xsi32>, tensor<i32> -> tensor<4xsi32>
+  %z = tile.constant dense<0.0> : tensor<f32>
   %3 = tile.sub %x, %z : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
   return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xsi32>, tensor<4xf32>
 }
@@ -289,13 +291,16 @@ func.func @add_sub_identity(%x: tensor<4xf32>, %s: tensor<4xsi32>) -> (tensor<4x
 // -----
 
 // Not folded: the zero broadcasts `x` to a larger shape, or promotes it to
-// another element type; a nonzero constant; `0 - x`.
+// another element type; a nonzero constant; `0 - x`; float `x + (+0.0)`
+// (-0.0 + 0.0 is +0.0) and `x - (-0.0)`.
 // CHECK-LABEL: func.func @add_sub_not_identity
 // CHECK: tile.add %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
 // CHECK: tile.add %{{.*}}, %{{.*}} : tensor<4xsi32>, tensor<f32> -> tensor<4xf32>
 // CHECK: tile.add %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
 // CHECK: tile.sub %{{.*}}, %{{.*}} : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
-func.func @add_sub_not_identity(%x: tensor<4xf32>, %s: tensor<4xsi32>) -> (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+// CHECK: tile.add %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+// CHECK: tile.sub %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+func.func @add_sub_not_identity(%x: tensor<4xf32>, %s: tensor<4xsi32>) -> (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %z = tile.constant dense<0.0> : tensor<2x4xf32>
   %0 = tile.add %x, %z : tensor<4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
   %fz = tile.constant dense<0.0> : tensor<f32>
@@ -303,7 +308,10 @@ func.func @add_sub_not_identity(%x: tensor<4xf32>, %s: tensor<4xsi32>) -> (tenso
   %one = tile.constant dense<1.0> : tensor<f32>
   %2 = tile.add %x, %one : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
   %3 = tile.sub %fz, %x : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
-  return %0, %1, %2, %3 : tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  %4 = tile.add %x, %fz : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  %nz = tile.constant dense<-0.0> : tensor<f32>
+  %5 = tile.sub %x, %nz : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----

@@ -82,18 +82,6 @@ func.func @bound_too_large(%I: tensor<4611686018427387904xf32>) -> tensor<461168
 
 // -----
 
-func.func @negative_divisor(%I: tensor<11xf32>) -> tensor<11xf32> {
-  %zero = tile.constant dense<0.0> : tensor<f32>
-  // expected-error @+1 {{cannot compute bounds of 'd0 floordiv -2': floordiv, ceildiv and mod need a positive constant divisor}}
-  %O = tile.contract add, none, %zero, %I {idxs = ["x"],
-         sink = affine_map<(x) -> (x floordiv -2)>,
-         srcs = [affine_map<(x) -> (x)>]}
-       : tensor<f32>, tensor<11xf32> -> tensor<11xf32>
-  return %O : tensor<11xf32>
-}
-
-// -----
-
 // One bad contraction does not stop the others from being diagnosed.
 func.func @two_bad(%I: tensor<11xf32>) -> (tensor<11xf32>, tensor<11xf32>) {
   %zero = tile.constant dense<0.0> : tensor<f32>

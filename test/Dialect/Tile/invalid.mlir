@@ -698,6 +698,30 @@ func.func @negative_dim(%a: tensor<-1xf32>) {
 
 // -----
 
+func.func @sink_negative_divisor(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'sink': 'd0 floordiv -2' must divide by a positive constant}}
+  %r = tile.contract add, none, %z, %a {sink = affine_map<(i) -> (i floordiv -2)>, srcs = [affine_map<(i) -> (i)>]} : tensor<f32>, tensor<4xf32> -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @src_zero_divisor(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{source map #0: 'd0 ceildiv 0' must divide by a positive constant}}
+  %r = tile.contract add, none, %z, %a {sink = affine_map<(i) -> (i)>, srcs = [affine_map<(i) -> (i ceildiv 0)>]} : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @cons_negative_modulus(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'cons': 'd0 mod -3' must divide by a positive constant}}
+  %r = tile.contract add, none, %z, %a {sink = affine_map<(i) -> (i)>, srcs = [affine_map<(i) -> (i)>], cons = affine_set<(i) : (i mod -3 >= 0)>} : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 // Two types need an arrow and a result type.
 func.func @binary_two_types(%a: tensor<4xf32>) {
   // expected-error @+1 {{expected '->'}}

@@ -32,6 +32,15 @@ struct Scalar {
   static Scalar ofFloat(APFloat v) { return Scalar{APInt(), std::move(v)}; }
 
   bool isZero() const { return f ? f->isZero() : i.isZero(); }
+  /// True when `x + this == x` for every x, signed zeros included: -0.0
+  /// for floats (+0.0 + -0.0 is +0.0), 0 for integers.
+  bool isAdditiveIdentity() const {
+    return f ? f->isZero() && f->isNegative() : i.isZero();
+  }
+  /// True when `x - this == x` for every x: +0.0 for floats, 0 for integers.
+  bool isSubtractiveIdentity() const {
+    return f ? f->isZero() && !f->isNegative() : i.isZero();
+  }
   bool isOne() const { return f ? f->isExactlyValue(1.0) : i.isOne(); }
 };
 
@@ -354,11 +363,11 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   if (Attribute c =
           foldArithConstants(*this, adaptor.getOperands(), ArithKind::Add))
     return c;
-  auto isZero = [](const Scalar &s) { return s.isZero(); };
-  if (isSplatWhere(adaptor.getRhs(), isZero))
+  auto isIdentity = [](const Scalar &s) { return s.isAdditiveIdentity(); };
+  if (isSplatWhere(adaptor.getRhs(), isIdentity))
     if (OpFoldResult r = ifSameType(*this, getLhs()))
       return r;
-  if (isSplatWhere(adaptor.getLhs(), isZero))
+  if (isSplatWhere(adaptor.getLhs(), isIdentity))
     return ifSameType(*this, getRhs());
   return {};
 }
@@ -368,7 +377,7 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
           foldArithConstants(*this, adaptor.getOperands(), ArithKind::Sub))
     return c;
   if (isSplatWhere(adaptor.getRhs(),
-                   [](const Scalar &s) { return s.isZero(); }))
+                   [](const Scalar &s) { return s.isSubtractiveIdentity(); }))
     return ifSameType(*this, getLhs());
   return {};
 }

@@ -168,6 +168,28 @@ static Type getCombinationType(CombinationKind combo, TypeRange inputs) {
   llvm_unreachable("unknown combination kind");
 }
 
+/// Checks that every floordiv, ceildiv and mod in `expr` divides by a
+/// positive constant (the only divisions the index space is defined for).
+static LogicalResult verifyDivisors(Operation *op, AffineExpr expr,
+                                    StringRef where) {
+  LogicalResult result = success();
+  expr.walk([&](AffineExpr e) {
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (failed(result) || !bin || e.getKind() == AffineExprKind::Add ||
+        e.getKind() == AffineExprKind::Mul)
+      return;
+    auto divisor = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    if (!divisor || divisor.getValue() <= 0) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      e.print(os);
+      result = op->emitOpError() << where << ": '" << text
+                                 << "' must divide by a positive constant";
+    }
+  });
+  return result;
+}
+
 LogicalResult ContractionOp::verify() {
   CombinationKind combo = getCombo();
   unsigned numInputs = getInputs().size();
@@ -194,8 +216,16 @@ LogicalResult ContractionOp::verify() {
            << sink.getNumResults() << " result(s) but the result " << resultType
            << " has rank " << resultType.getRank();
 
+  for (AffineExpr e : sink.getResults())
+    if (failed(verifyDivisors(*this, e, "'sink'")))
+      return failure();
+
   for (auto [i, attr] : llvm::enumerate(srcs)) {
     AffineMap src = cast<AffineMapAttr>(attr).getValue();
+    for (AffineExpr e : src.getResults())
+      if (failed(verifyDivisors(*this, e,
+                                "source map #" + std::to_string(i))))
+        return failure();
     auto inputType = cast<RankedTensorType>(getInputs()[i].getType());
     if (src.getNumDims() != numIdxs)
       return emitOpError("source map #")
@@ -217,6 +247,9 @@ LogicalResult ContractionOp::verify() {
              << set.getNumDims() << " dimension(s) but 'sink' has " << numIdxs;
     if (set.getNumSymbols() != 0)
       return emitOpError("'cons' must not have symbols");
+    for (AffineExpr e : set.getConstraints())
+      if (failed(verifyDivisors(*this, e, "'cons'")))
+        return failure();
   }
 
   if (auto names = getIdxs()) {

@@ -69,7 +69,10 @@ def Tile_ContractionOp : Tile_Op<"contract", [Pure]> {
     - `idxs` optionally names the dimensions (for diagnostics and printing).
     - `lower_bounds` / `upper_bounds` (inclusive) are written by
       `tile-compute-bounds`; after it, `cons` holds exactly the constraints
-      (including tensor-range checks) the bounds do not imply.
+      (including tensor-range checks) the bounds do not imply. Once
+      recorded, the bounds are part of validity: a point outside the box is
+      not valid, whatever `cons` says (the constraints the box implies have
+      been dropped from `cons`).
 
     Example, a matrix multiplication:
 
@@ -269,8 +272,9 @@ def Tile_AddOp : Tile_BinaryOp<"add", Tile_ArithmeticBroadcast,
     Folding: with two constant operands the result is a constant, computed
     in the result element type after broadcasting and promotion (not past
     1024 elements unless both operands are splats).
-    `x + 0` and `0 + x` fold to `x` when `x` has the result type (a zero of
-    either sign: signed zeros are not preserved).
+    `x + 0` and `0 + x` fold to `x` when `x` has the result type; for floats
+    only `-0.0` is such an identity (`-0.0 + 0.0` is `+0.0`), so signed
+    zeros are preserved.
   }]> {
   let hasFolder = 1;
 }
@@ -280,8 +284,8 @@ def Tile_SubOp : Tile_BinaryOp<"sub", Tile_ArithmeticBroadcast,
     Folding: with two constant operands the result is a constant, computed
     in the result element type after broadcasting and promotion (not past
     1024 elements unless both operands are splats).
-    `x - 0` folds to `x` when `x` has the result type (a zero of either
-    sign).
+    `x - 0` folds to `x` when `x` has the result type; for floats only
+    `x - (+0.0)` is exact, so `x - (-0.0)` stays.
   }]> {
   let hasFolder = 1;
 }
