@@ -9,6 +9,7 @@
 
 #include "plaidml/Runtime/HostArray.h"
 
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -123,16 +124,23 @@ int64_t HostArray::getNumElements() const {
 }
 
 std::string HostArray::describe() const {
+  return describeShapeAndType(shape, dtype);
+}
+
+std::string plaidml::rt::describeShapeAndType(const std::vector<int64_t> &shape,
+                                              DType dtype) {
   std::string s;
   for (int64_t d : shape)
     s += std::to_string(d) + "x";
   return s + getDTypeName(dtype);
 }
 
-std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
-                                                     std::string &error) {
-  HostArray array;
+bool plaidml::rt::parseShapeAndType(std::string_view spec,
+                                    std::vector<int64_t> &shape, DType &dtype,
+                                    std::string &error) {
+  shape.clear();
   std::string_view rest = spec;
+  int64_t numElements = 1;
   while (true) {
     size_t x = rest.find('x');
     // A dimension is a run of digits followed by 'x'.
@@ -141,22 +149,44 @@ std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
             std::string_view::npos)
       break;
     std::string_view digits = rest.substr(0, x);
-    if (digits.size() > 12) {
+    int64_t dim = 0;
+    for (char c : digits) {
+      if (dim > (INT64_MAX - 9) / 10) {
+        dim = -1;
+        break;
+      }
+      dim = dim * 10 + (c - '0');
+    }
+    if (dim < 0 || (dim != 0 && numElements > INT64_MAX / dim)) {
       error = "dimension '" + std::string(digits) + "' in '" +
               std::string(spec) + "' is too large";
-      return std::nullopt;
+      return false;
     }
-    array.shape.push_back(std::stoll(std::string(digits)));
+    numElements *= dim;
+    shape.push_back(dim);
     rest = rest.substr(x + 1);
   }
-  std::optional<DType> dtype = parseDType(rest);
-  if (!dtype) {
+  std::optional<DType> parsed = parseDType(rest);
+  if (!parsed) {
     error = "cannot parse '" + std::string(spec) +
             "': expected dimensions and an element type, like 2x3xf32";
-    return std::nullopt;
+    return false;
   }
-  array.dtype = *dtype;
-  array.bytes.assign(array.getNumElements() * getDTypeSize(*dtype), 0);
+  // Leave room for the byte size too (up to 8 bytes per element).
+  if (numElements > INT64_MAX / 8) {
+    error = "'" + std::string(spec) + "' has too many elements";
+    return false;
+  }
+  dtype = *parsed;
+  return true;
+}
+
+std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
+                                                     std::string &error) {
+  HostArray array;
+  if (!parseShapeAndType(spec, array.shape, array.dtype, error))
+    return std::nullopt;
+  array.bytes.assign(array.getNumElements() * getDTypeSize(array.dtype), 0);
   return array;
 }
 
@@ -223,6 +253,7 @@ std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
   std::string dims = shape->substr(1, shape->size() - 2);
   std::stringstream ss(dims);
   std::string item;
+  int64_t numElements = 1;
   while (std::getline(ss, item, ',')) {
     size_t b = item.find_first_not_of(' ');
     if (b == std::string::npos)
@@ -231,7 +262,11 @@ std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
     if (item.empty() || item.size() > 12 ||
         item.find_first_not_of("0123456789") != std::string::npos)
       return fail("bad dimension '" + item + "' in shape " + *shape);
-    array.shape.push_back(std::stoll(item));
+    int64_t dim = std::stoll(item);
+    if (dim != 0 && numElements > INT64_MAX / 8 / dim)
+      return fail("shape " + *shape + " has too many elements");
+    numElements *= dim;
+    array.shape.push_back(dim);
   }
   size_t dataStart = headerStart + headerLen;
   size_t expected =

@@ -42,7 +42,18 @@ struct HostArray {
   std::string describe() const;
 };
 
-/// Parses a shape-and-type string such as "2x3xf32" or "f32" (a scalar).
+/// Parses a shape-and-type string such as "2x3xf32" or "f32" (a scalar)
+/// into `shape` and `dtype` without allocating data. Rejects dimensions whose
+/// product overflows. On failure returns false and sets `error`.
+bool parseShapeAndType(std::string_view spec, std::vector<int64_t> &shape,
+                       DType &dtype, std::string &error);
+
+/// Spells a shape and element type as "2x3xf32" ("f32" for a scalar).
+std::string describeShapeAndType(const std::vector<int64_t> &shape,
+                                 DType dtype);
+
+/// Parses a shape-and-type string such as "2x3xf32" or "f32" (a scalar) and
+/// returns a zero-filled array of that type.
 /// On failure returns nullopt and sets `error`.
 std::optional<HostArray> parseArraySpec(std::string_view spec,
                                         std::string &error);
