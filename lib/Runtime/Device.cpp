@@ -10,7 +10,10 @@
 #include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/HostCpu.h"
 
+#include "FileUtil.h"
+
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -88,15 +91,6 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b + 1));
 }
 
-/// Reads a whole file; nullopt (and errno set) when it cannot be opened.
-std::optional<std::string> readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
-}
-
 bool isKeyName(const std::string &key) {
   if (key.empty())
     return false;
@@ -111,15 +105,12 @@ bool isKeyName(const std::string &key) {
 StatusOr<std::optional<DeviceName>>
 plaidml::rt::readConfigDevice(const std::string &path) {
   struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT || errno == ENOTDIR)
-      return std::optional<DeviceName>();
-    return Status::failure("cannot read config file '" + path +
-                           "': " + std::strerror(errno));
-  }
-  std::optional<std::string> text = readFile(path);
-  if (!text || S_ISDIR(st.st_mode))
-    return Status::failure("cannot read config file '" + path + "'");
+  if (stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+    return std::optional<DeviceName>();
+  std::string content, why;
+  if (!detail::readWholeFile(path, content, why))
+    return Status::failure("cannot read config file '" + path + "': " + why);
+  const std::string *text = &content;
 
   std::optional<DeviceName> device;
   std::map<std::string, unsigned> seen;
@@ -162,8 +153,9 @@ plaidml::rt::readConfigDevice(const std::string &path) {
 Status plaidml::rt::writeConfigDevice(const std::string &path,
                                       const DeviceName &device) {
   // Keep every line but the `device` one.
-  std::string kept;
-  if (std::optional<std::string> old = readFile(path)) {
+  std::string kept, oldText, why;
+  if (detail::readWholeFile(path, oldText, why)) {
+    const std::string *old = &oldText;
     size_t pos = 0;
     while (pos < old->size()) {
       size_t eol = old->find('\n', pos);

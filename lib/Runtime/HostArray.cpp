@@ -9,6 +9,8 @@
 
 #include "plaidml/Runtime/HostArray.h"
 
+#include "FileUtil.h"
+
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -192,13 +194,11 @@ std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
 
 std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
                                               std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
+  std::string content, why;
+  if (!detail::readWholeFile(path, content, why)) {
+    error = "cannot open '" + path + "': " + why;
     return std::nullopt;
   }
-  std::string content((std::istreambuf_iterator<char>(in)),
-                      std::istreambuf_iterator<char>());
   auto fail = [&](const std::string &why) -> std::optional<HostArray> {
     error = "'" + path + "' is not a readable .npy file: " + why;
     return std::nullopt;

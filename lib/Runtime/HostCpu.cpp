@@ -12,7 +12,8 @@
 
 #include "plaidml/Runtime/HostCpu.h"
 
-#include <fstream>
+#include "FileUtil.h"
+
 #include <sstream>
 
 #include <sched.h>
@@ -182,11 +183,9 @@ const HostCpu &HostCpu::get() {
   static const HostCpu host = [] {
     struct utsname u;
     std::string arch = uname(&u) == 0 ? u.machine : "";
-    std::ifstream in("/proc/cpuinfo");
-    std::string text;
-    if (in)
-      text.assign(std::istreambuf_iterator<char>(in),
-                  std::istreambuf_iterator<char>());
+    std::string text, error;
+    if (!detail::readWholeFile("/proc/cpuinfo", text, error))
+      text.clear();
     HostCpu cpu = fromCpuinfo(text, arch);
     cpu.numCores = countUsableCores();
     return cpu;
