@@ -66,7 +66,8 @@ StatusOr<DeviceName> plaidml::rt::parseDeviceName(std::string_view name) {
       digits.size() > 6 ||
       digits.find_first_not_of("0123456789") != std::string_view::npos)
     return bad();
-  return DeviceName{*kind, static_cast<unsigned>(std::stoul(std::string(digits)))};
+  return DeviceName{*kind,
+                    static_cast<unsigned>(std::stoul(std::string(digits)))};
 }
 
 StatusOr<std::string> plaidml::rt::getConfigFilePath() {
@@ -227,8 +228,9 @@ StatusOr<std::string> plaidml::rt::getDefaultDeviceName() {
 std::vector<DeviceInfo> plaidml::rt::listDevices() {
   const HostCpu &cpu = HostCpu::get();
   std::string description =
-      cpu.modelName.empty() ? (cpu.arch.empty() ? "host CPU" : cpu.arch + " CPU")
-                            : cpu.modelName;
+      cpu.modelName.empty()
+          ? (cpu.arch.empty() ? "host CPU" : cpu.arch + " CPU")
+          : cpu.modelName;
   description += " (" + std::to_string(cpu.numCores) +
                  (cpu.numCores == 1 ? " core)" : " cores)");
   return {DeviceInfo{DeviceName{DeviceKind::CPU, 0}, description}};

@@ -27,12 +27,12 @@ struct DTypeInfo {
 };
 
 constexpr DTypeInfo kDTypes[] = {
-    {DType::i1, "i1", "|b1", 1},      {DType::si8, "si8", "|i1", 1},
-    {DType::si16, "si16", "<i2", 2},  {DType::si32, "si32", "<i4", 4},
-    {DType::si64, "si64", "<i8", 8},  {DType::ui8, "ui8", "|u1", 1},
-    {DType::ui16, "ui16", "<u2", 2},  {DType::ui32, "ui32", "<u4", 4},
-    {DType::ui64, "ui64", "<u8", 8},  {DType::f16, "f16", "<f2", 2},
-    {DType::bf16, "bf16", "<f4", 2},  {DType::f32, "f32", "<f4", 4},
+    {DType::i1, "i1", "|b1", 1},     {DType::si8, "si8", "|i1", 1},
+    {DType::si16, "si16", "<i2", 2}, {DType::si32, "si32", "<i4", 4},
+    {DType::si64, "si64", "<i8", 8}, {DType::ui8, "ui8", "|u1", 1},
+    {DType::ui16, "ui16", "<u2", 2}, {DType::ui32, "ui32", "<u4", 4},
+    {DType::ui64, "ui64", "<u8", 8}, {DType::f16, "f16", "<f2", 2},
+    {DType::bf16, "bf16", "<f4", 2}, {DType::f32, "f32", "<f4", 4},
     {DType::f64, "f64", "<f8", 8},
 };
 
@@ -103,12 +103,15 @@ size_t plaidml::rt::getDTypeSize(DType dtype) { return info(dtype).size; }
 
 std::optional<DType> plaidml::rt::parseDType(std::string_view name) {
   static const std::pair<const char *, DType> aliases[] = {
-      {"i8", DType::si8},     {"i16", DType::si16},    {"i32", DType::si32},
-      {"i64", DType::si64},   {"bool", DType::i1},     {"int8", DType::si8},
-      {"int16", DType::si16}, {"int32", DType::si32},  {"int64", DType::si64},
-      {"uint8", DType::ui8},  {"uint16", DType::ui16}, {"uint32", DType::ui32},
-      {"uint64", DType::ui64}, {"float16", DType::f16}, {"float32", DType::f32},
-      {"float64", DType::f64}, {"bfloat16", DType::bf16}};
+      {"i8", DType::si8},       {"i16", DType::si16},
+      {"i32", DType::si32},     {"i64", DType::si64},
+      {"bool", DType::i1},      {"int8", DType::si8},
+      {"int16", DType::si16},   {"int32", DType::si32},
+      {"int64", DType::si64},   {"uint8", DType::ui8},
+      {"uint16", DType::ui16},  {"uint32", DType::ui32},
+      {"uint64", DType::ui64},  {"float16", DType::f16},
+      {"float32", DType::f32},  {"float64", DType::f64},
+      {"bfloat16", DType::bf16}};
   for (const DTypeInfo &i : kDTypes)
     if (name == i.name)
       return i.dtype;
@@ -288,8 +291,8 @@ bool plaidml::rt::writeNpy(const std::string &path, const HostArray &array,
     widened.shape = array.shape;
     widened.bytes.resize(array.getNumElements() * 4);
     for (int64_t i = 0; i < array.getNumElements(); ++i) {
-      float f = bf16ToFloat(
-          static_cast<uint16_t>(loadLE(&array.bytes[i * 2], 2)));
+      float f =
+          bf16ToFloat(static_cast<uint16_t>(loadLE(&array.bytes[i * 2], 2)));
       std::memcpy(&widened.bytes[i * 4], &f, 4);
     }
     data = &widened;

@@ -113,11 +113,11 @@ constexpr FeatureFlag kX86Features[] = {
 };
 
 constexpr FeatureFlag kAArch64Features[] = {
-    {"fp-armv8", "fp"},      {"neon", "asimd"},   {"crc", "crc32"},
-    {"aes", nullptr},        {"sha2", nullptr},   {"sha3", nullptr},
-    {"lse", "atomics"},      {"fullfp16", "fphp"}, {"dotprod", "asimddp"},
-    {"rcpc", "lrcpc"},       {"sve", nullptr},    {"sve2", nullptr},
-    {"i8mm", nullptr},       {"bf16", nullptr},   {"sme", nullptr},
+    {"fp-armv8", "fp"}, {"neon", "asimd"},    {"crc", "crc32"},
+    {"aes", nullptr},   {"sha2", nullptr},    {"sha3", nullptr},
+    {"lse", "atomics"}, {"fullfp16", "fphp"}, {"dotprod", "asimddp"},
+    {"rcpc", "lrcpc"},  {"sve", nullptr},     {"sve2", nullptr},
+    {"i8mm", nullptr},  {"bf16", nullptr},    {"sme", nullptr},
 };
 
 std::string defaultFlag(std::string_view llvm) {
@@ -223,8 +223,7 @@ Status plaidml::rt::checkCpuFeatures(std::string_view arch,
       continue; // Cannot be checked.
     if (!host.hasFlag(*flag))
       return Status::failure("artifact needs CPU feature '" +
-                             std::string(name) +
-                             "', which this machine lacks");
+                             std::string(name) + "', which this machine lacks");
   }
   return Status::success();
 }

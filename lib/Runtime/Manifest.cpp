@@ -86,8 +86,8 @@ bool isSymbolName(std::string_view name) {
 /// integers read as signed. NumPy-style aliases are not manifest syntax.
 bool isManifestTypeName(std::string_view name) {
   static const char *const names[] = {
-      "i1",  "si8", "si16", "si32", "si64", "ui8",  "ui16", "ui32", "ui64",
-      "f16", "bf16", "f32", "f64",  "i8",   "i16",  "i32",  "i64"};
+      "i1",  "si8",  "si16", "si32", "si64", "ui8", "ui16", "ui32", "ui64",
+      "f16", "bf16", "f32",  "f64",  "i8",   "i16", "i32",  "i64"};
   for (const char *n : names)
     if (name == n)
       return true;
@@ -224,8 +224,9 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
           !s.ok())
         return s;
       if (isInput && !entry->outputs.empty())
-        return fail("input " + quote(fields[1]) + " after the outputs of entry " +
-                    quote(entry->name) + " (inputs come first)");
+        return fail("input " + quote(fields[1]) +
+                    " after the outputs of entry " + quote(entry->name) +
+                    " (inputs come first)");
       if (!isPrintableName(fields[1]))
         return fail("bad " + std::string(keyword) + " name " +
                     quote(fields[1]));

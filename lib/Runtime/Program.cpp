@@ -220,11 +220,10 @@ Program::prepare(std::string_view entryName,
     return found.status();
   const EntrySpec &entry = **found;
   if (inputs.size() != entry.inputs.size())
-    return Status::failure(
-        "entry '" + entry.name + "' takes " +
-        std::to_string(entry.inputs.size()) +
-        (entry.inputs.size() == 1 ? " input" : " inputs") + ", got " +
-        std::to_string(inputs.size()));
+    return Status::failure("entry '" + entry.name + "' takes " +
+                           std::to_string(entry.inputs.size()) +
+                           (entry.inputs.size() == 1 ? " input" : " inputs") +
+                           ", got " + std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (Status s = checkInput(entry.inputs[i], inputs[i]); !s.ok())
       return s;

@@ -35,9 +35,9 @@ TEST(DeviceName, Parses) {
 }
 
 TEST(DeviceName, Errors) {
-  for (const char *bad : {"", "gpu", "cpu:0", "vulkan", "vulkan:", "vulkan:x",
-                          "opencl:-1", "cuda:0", "CPU", "vulkan:1 ",
-                          "vulkan:99999999"}) {
+  for (const char *bad :
+       {"", "gpu", "cpu:0", "vulkan", "vulkan:", "vulkan:x", "opencl:-1",
+        "cuda:0", "CPU", "vulkan:1 ", "vulkan:99999999"}) {
     StatusOr<DeviceName> name = parseDeviceName(bad);
     ASSERT_FALSE(name.ok()) << bad;
     EXPECT_EQ(name.message(), "invalid device name '" + std::string(bad) +

@@ -83,16 +83,16 @@ TEST(ShapeSpec, Errors) {
 
   std::vector<int64_t> shape;
   DType dtype;
-  EXPECT_FALSE(parseShapeAndType("99999999999999999999xf32", shape, dtype,
-                                 error));
+  EXPECT_FALSE(
+      parseShapeAndType("99999999999999999999xf32", shape, dtype, error));
   EXPECT_NE(error.find("too large"), std::string::npos) << error;
   // Each dimension fits, the product does not.
-  EXPECT_FALSE(parseShapeAndType("4294967296x4294967296xf32", shape, dtype,
-                                 error));
+  EXPECT_FALSE(
+      parseShapeAndType("4294967296x4294967296xf32", shape, dtype, error));
   EXPECT_NE(error.find("too large"), std::string::npos) << error;
   // No data is allocated: a huge but valid shape parses.
-  ASSERT_TRUE(parseShapeAndType("100000x100000x100000xf64", shape, dtype,
-                                error))
+  ASSERT_TRUE(
+      parseShapeAndType("100000x100000x100000xf64", shape, dtype, error))
       << error;
   EXPECT_EQ(shape.size(), 3u);
 }

@@ -60,7 +60,8 @@ TEST(HostCpu, ThisMachine) {
   EXPECT_EQ(cpu.arch, "x86_64");
   ASSERT_TRUE(cpu.flags.has_value());
   // Every x86-64 CPU has SSE2; the table maps it to the right flag.
-  EXPECT_TRUE(checkCpuFeatures("x86_64", {"+sse2", "+64bit", "+x87"}, cpu).ok());
+  EXPECT_TRUE(
+      checkCpuFeatures("x86_64", {"+sse2", "+64bit", "+x87"}, cpu).ok());
 #endif
 }
 

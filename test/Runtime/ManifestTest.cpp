@@ -107,8 +107,10 @@ TEST(Manifest, VersionErrors) {
             "runtime reads version 1)");
   EXPECT_EQ(parseError(withLine(1, "plaidml-artifact one")),
             "line 1: bad format version 'one'");
-  EXPECT_EQ(parseError(withLine(1, "\x7f" "ELF")),
-            "line 1: expected 'plaidml-artifact <version>', got '\x7f" "ELF'");
+  EXPECT_EQ(parseError(withLine(1, "\x7f"
+                                   "ELF")),
+            "line 1: expected 'plaidml-artifact <version>', got '\x7f"
+            "ELF'");
 }
 
 TEST(Manifest, LineErrors) {

@@ -26,7 +26,8 @@ std::unique_ptr<Program> loadGood() {
   return program.ok() ? std::move(*program) : nullptr;
 }
 
-std::string loadError(const std::string &path, const LoadOptions &options = {}) {
+std::string loadError(const std::string &path,
+                      const LoadOptions &options = {}) {
   StatusOr<std::unique_ptr<Program>> program = Program::load(path, options);
   EXPECT_FALSE(program.ok()) << path;
   return program.ok() ? "" : program.message();
@@ -162,8 +163,8 @@ TEST(Program, LoadErrorsForFiles) {
             "cannot load artifact '" + dir.path() + "': it is a directory");
   writeFile(dir.file("text.so"), "this is not a shared library\n");
   std::string error = loadError(dir.file("text.so"));
-  EXPECT_TRUE(contains(error, "cannot load artifact '" + dir.file("text.so") +
-                                  "': "))
+  EXPECT_TRUE(
+      contains(error, "cannot load artifact '" + dir.file("text.so") + "': "))
       << error;
   // dlerror's text is kept.
   EXPECT_TRUE(contains(error, "text.so")) << error;
@@ -219,8 +220,8 @@ TEST(Program, LoadErrorsForArtifacts) {
 TEST(Program, CpuFeatures) {
   HostCpu old;
   old.arch = "x86_64";
-  old.flags = std::set<std::string>{"fpu", "lm", "sse2", "avx", "avx2", "fma",
-                                    "sse4_2"};
+  old.flags = std::set<std::string>{"fpu",  "lm",  "sse2",  "avx",
+                                    "avx2", "fma", "sse4_2"};
   LoadOptions options;
   options.hostCpu = &old;
   EXPECT_EQ(loadError(FAKE_ARTIFACT_NEEDS_AVX512, options),

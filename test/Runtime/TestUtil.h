@@ -1,4 +1,4 @@
-//===- TestUtil.h - Helpers shared by the runtime unit tests -----*- C++ -*-===//
+//===- TestUtil.h - Helpers shared by the runtime unit tests ----*- C++ -*-===//
 //
 // A temporary directory that removes itself, an environment variable setting
 // that restores the old value, file writing, and a HostArray built from a

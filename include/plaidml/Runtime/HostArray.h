@@ -1,4 +1,4 @@
-//===- HostArray.h - Host arrays and .npy files ------------------*- C++ -*-===//
+//===- HostArray.h - Host arrays and .npy files -----------------*- C++ -*-===//
 //
 // Element types as the runtime knows them, a host array (shape, element type,
 // raw little-endian bytes), and reading/writing NumPy .npy files. No MLIR
@@ -20,7 +20,19 @@ namespace plaidml::rt {
 /// Element types of Tile tensors. Signless MLIR integers map to the signed
 /// kinds (DESIGN.md: signless is treated as signed).
 enum class DType : uint8_t {
-  i1, si8, si16, si32, si64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64
+  i1,
+  si8,
+  si16,
+  si32,
+  si64,
+  ui8,
+  ui16,
+  ui32,
+  ui64,
+  f16,
+  bf16,
+  f32,
+  f64
 };
 
 /// "f32", "si32", "ui8", "i1", ... (the spelling of MLIR types).

@@ -1,4 +1,4 @@
-//===- HostCpu.h - The host CPU and its features -----------------*- C++ -*-===//
+//===- HostCpu.h - The host CPU and its features ----------------*- C++ -*-===//
 //
 // What the runtime knows about the CPU it runs on: model name, number of
 // usable cores, architecture and feature flags (from /proc/cpuinfo on Linux).

@@ -1,4 +1,4 @@
-//===- Manifest.h - The manifest of a compiled artifact ----------*- C++ -*-===//
+//===- Manifest.h - The manifest of a compiled artifact ---------*- C++ -*-===//
 //
 // Every artifact exports a string `plaidml_manifest` (docs/ABI.md section 3)
 // that records the format version, the compiler, the target device kind,

@@ -1,4 +1,4 @@
-//===- Program.h - Loading and running compiled artifacts --------*- C++ -*-===//
+//===- Program.h - Loading and running compiled artifacts -------*- C++ -*-===//
 //
 // A Program is a loaded artifact (docs/ABI.md): the shared library, opened
 // with dlopen, its parsed manifest, and the `void wrapper(void **buffers)`

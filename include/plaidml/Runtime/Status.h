@@ -1,4 +1,4 @@
-//===- Status.h - Errors as values for the runtime ---------------*- C++ -*-===//
+//===- Status.h - Errors as values for the runtime --------------*- C++ -*-===//
 //
 // The runtime reports every failure as a value: a Status (success, or a
 // one-line message naming what failed) or a StatusOr<T> (a T, or such a

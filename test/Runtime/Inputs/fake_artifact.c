@@ -1,10 +1,10 @@
 /*===- fake_artifact.c - Hand-written artifacts for runtime tests ---------===*\
 |*                                                                            *|
 |* Stands in for what plaidml-compile emits (docs/ABI.md) so the runtime can  *|
-|* be tested without the compiler: a `plaidml_manifest` string and           *|
-|* `_plaidml_entry_<f>(void **buffers)` wrappers. CMake builds this file     *|
-|* several times as MODULE libraries; one FAKE_* macro picks the variant:    *|
-|* a good artifact, or one broken in a single way (no manifest, another      *|
+|* be tested without the compiler: a `plaidml_manifest` string and            *|
+|* `_plaidml_entry_<f>(void **buffers)` wrappers. CMake builds this file      *|
+|* several times as MODULE libraries; one FAKE_* macro picks the variant:     *|
+|* a good artifact, or one broken in a single way (no manifest, another       *|
 |* format version, a missing wrapper, ...).                                   *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -40,13 +40,13 @@
   "output empty 0x5xf64\n"
 
 #if defined(FAKE_GOOD)
-EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
-                                       "compiler 0.1.0\n"
-                                       "device cpu\n"
-                                       "triple " TRIPLE "\n"
-                                       "cpu generic\n"
-                                       "features " HOST_FEATURES "\n" ENTRIES
-                                       "end\n";
+EXPORT const char plaidml_manifest[] =
+    "plaidml-artifact 1\n"
+    "compiler 0.1.0\n"
+    "device cpu\n"
+    "triple " TRIPLE "\n"
+    "cpu generic\n"
+    "features " HOST_FEATURES "\n" ENTRIES "end\n";
 #elif defined(FAKE_NEEDS_AVX512)
 EXPORT const char plaidml_manifest[] =
     "plaidml-artifact 1\n"
@@ -63,12 +63,12 @@ EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
                                        "device vulkan\n"
                                        "triple " TRIPLE "\n" ENTRIES "end\n";
 #elif defined(FAKE_MISSING_WRAPPER)
-EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
-                                       "device cpu\n" ENTRIES
-                                       "entry mul _plaidml_entry_mul\n"
-                                       "input a f32\n"
-                                       "output b f32\n"
-                                       "end\n";
+EXPORT const char plaidml_manifest[] =
+    "plaidml-artifact 1\n"
+    "device cpu\n" ENTRIES "entry mul _plaidml_entry_mul\n"
+    "input a f32\n"
+    "output b f32\n"
+    "end\n";
 #elif defined(FAKE_BAD_MANIFEST)
 EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
                                        "device cpu\n"
