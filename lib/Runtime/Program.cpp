@@ -15,7 +15,9 @@
 #include <cstring>
 
 #include <dlfcn.h>
+#if defined(__GLIBC__)
 #include <link.h>
+#endif
 #include <sys/stat.h>
 
 using namespace plaidml::rt;
@@ -122,22 +124,25 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
                 (err ? " (" + std::string(err) + ")" : std::string()));
   }
   const char *chars = static_cast<const char *>(sym);
-  size_t length;
+  size_t length = 0;
+  bool bounded = false;
+#if defined(__GLIBC__)
+  // The symbol's size (when the ELF symbol table records it) bounds the
+  // string, so a manifest without its NUL is an error, not a read overrun.
   Dl_info info;
   void *symEntry = nullptr;
-  const auto *elfSym = [&]() -> const ElfW(Sym) * {
-    if (!dladdr1(sym, &info, &symEntry, RTLD_DL_SYMENT))
-      return nullptr;
-    return static_cast<const ElfW(Sym) *>(symEntry);
-  }();
-  if (elfSym && elfSym->st_size > 0) {
-    // The symbol's size bounds the string.
-    length = strnlen(chars, elfSym->st_size);
-    if (length == elfSym->st_size)
-      return fail("'plaidml_manifest' is not null-terminated");
-  } else {
-    length = std::strlen(chars);
+  if (dladdr1(sym, &info, &symEntry, RTLD_DL_SYMENT) && symEntry) {
+    const auto *elfSym = static_cast<const ElfW(Sym) *>(symEntry);
+    if (elfSym->st_size > 0) {
+      length = strnlen(chars, elfSym->st_size);
+      if (length == elfSym->st_size)
+        return fail("'plaidml_manifest' is not null-terminated");
+      bounded = true;
+    }
   }
+#endif
+  if (!bounded)
+    length = std::strlen(chars);
   StatusOr<Manifest> manifest =
       Manifest::parse(std::string_view(chars, length));
   if (!manifest.ok())
