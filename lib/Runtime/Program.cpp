@@ -110,19 +110,19 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
   dlerror();
   void *handle = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
+    // dlerror() starts with the path, which the message already names.
     const char *err = dlerror();
-    return fail(err ? err : "dlopen failed");
+    std::string why = err ? err : "dlopen failed";
+    if (why.compare(0, openPath.size() + 2, openPath + ": ") == 0)
+      why.erase(0, openPath.size() + 2);
+    return fail(why);
   }
   auto library = std::make_shared<LoadedLibrary>(path, handle);
 
   // The manifest: a null-terminated char array.
-  dlerror();
   void *sym = dlsym(handle, "plaidml_manifest");
-  if (!sym) {
-    const char *err = dlerror();
-    return fail("not a PlaidML artifact: no 'plaidml_manifest' symbol" +
-                (err ? " (" + std::string(err) + ")" : std::string()));
-  }
+  if (!sym)
+    return fail("not a PlaidML artifact: no 'plaidml_manifest' symbol");
   const char *chars = static_cast<const char *>(sym);
   size_t length = 0;
   bool bounded = false;
@@ -169,14 +169,10 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
                 (m.cpu.empty() ? "" : " (compiled for CPU '" + m.cpu + "')"));
 
   for (const EntrySpec &entry : m.entries) {
-    dlerror();
     void *fn = dlsym(handle, entry.symbol.c_str());
-    if (!fn) {
-      const char *err = dlerror();
+    if (!fn)
       return fail("entry '" + entry.name + "': symbol '" + entry.symbol +
-                  "' not found" +
-                  (err ? " (" + std::string(err) + ")" : std::string()));
-    }
+                  "' not found");
     library->functions.push_back(reinterpret_cast<EntryFunction>(fn));
   }
 

@@ -33,10 +33,6 @@ std::string loadError(const std::string &path,
   return program.ok() ? "" : program.message();
 }
 
-bool contains(const std::string &haystack, const std::string &needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 HostArray scalarSi8(int8_t v) {
   HostArray array;
   array.dtype = DType::si8;
@@ -162,24 +158,21 @@ TEST(Program, LoadErrorsForFiles) {
   EXPECT_EQ(loadError(dir.path()),
             "cannot load artifact '" + dir.path() + "': it is a directory");
   writeFile(dir.file("text.so"), "this is not a shared library\n");
-  std::string error = loadError(dir.file("text.so"));
-  EXPECT_TRUE(
-      contains(error, "cannot load artifact '" + dir.file("text.so") + "': "))
-      << error;
-  // dlerror's text is kept.
-  EXPECT_TRUE(contains(error, "text.so")) << error;
-  EXPECT_TRUE(contains(error, "invalid ELF header") ||
-              contains(error, "too short") || contains(error, "file"))
-      << error;
+  // dlopen's reason, without the path it repeats.
+  EXPECT_EQ(loadError(dir.file("text.so")), "cannot load artifact '" +
+                                                dir.file("text.so") +
+                                                "': file too short");
+  std::string longer(4096, 'x');
+  writeFile(dir.file("long.so"), longer);
+  EXPECT_EQ(loadError(dir.file("long.so")), "cannot load artifact '" +
+                                                dir.file("long.so") +
+                                                "': invalid ELF header");
 }
 
 TEST(Program, LoadErrorsForArtifacts) {
-  std::string error = loadError(FAKE_ARTIFACT_NO_MANIFEST);
-  EXPECT_TRUE(contains(error, std::string("cannot load artifact '") +
-                                  FAKE_ARTIFACT_NO_MANIFEST +
-                                  "': not a PlaidML artifact: no "
-                                  "'plaidml_manifest' symbol"))
-      << error;
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_NO_MANIFEST),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_NO_MANIFEST +
+                "': not a PlaidML artifact: no 'plaidml_manifest' symbol");
 
   EXPECT_EQ(loadError(FAKE_ARTIFACT_BAD_VERSION),
             std::string("cannot load artifact '") + FAKE_ARTIFACT_BAD_VERSION +
@@ -196,12 +189,10 @@ TEST(Program, LoadErrorsForArtifacts) {
             std::string("cannot load artifact '") + FAKE_ARTIFACT_UNTERMINATED +
                 "': 'plaidml_manifest' is not null-terminated");
 
-  error = loadError(FAKE_ARTIFACT_MISSING_WRAPPER);
-  EXPECT_TRUE(contains(error, std::string("cannot load artifact '") +
-                                  FAKE_ARTIFACT_MISSING_WRAPPER +
-                                  "': entry 'mul': symbol '_plaidml_entry_mul' "
-                                  "not found"))
-      << error;
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_MISSING_WRAPPER),
+            std::string("cannot load artifact '") +
+                FAKE_ARTIFACT_MISSING_WRAPPER +
+                "': entry 'mul': symbol '_plaidml_entry_mul' not found");
 
   EXPECT_EQ(loadError(FAKE_ARTIFACT_VULKAN),
             std::string("cannot load artifact '") + FAKE_ARTIFACT_VULKAN +
