@@ -9,6 +9,9 @@
 
 #include "plaidml/Runtime/HostArray.h"
 
+#include "FileUtil.h"
+
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -24,12 +27,12 @@ struct DTypeInfo {
 };
 
 constexpr DTypeInfo kDTypes[] = {
-    {DType::i1, "i1", "|b1", 1},      {DType::si8, "si8", "|i1", 1},
-    {DType::si16, "si16", "<i2", 2},  {DType::si32, "si32", "<i4", 4},
-    {DType::si64, "si64", "<i8", 8},  {DType::ui8, "ui8", "|u1", 1},
-    {DType::ui16, "ui16", "<u2", 2},  {DType::ui32, "ui32", "<u4", 4},
-    {DType::ui64, "ui64", "<u8", 8},  {DType::f16, "f16", "<f2", 2},
-    {DType::bf16, "bf16", "<f4", 2},  {DType::f32, "f32", "<f4", 4},
+    {DType::i1, "i1", "|b1", 1},     {DType::si8, "si8", "|i1", 1},
+    {DType::si16, "si16", "<i2", 2}, {DType::si32, "si32", "<i4", 4},
+    {DType::si64, "si64", "<i8", 8}, {DType::ui8, "ui8", "|u1", 1},
+    {DType::ui16, "ui16", "<u2", 2}, {DType::ui32, "ui32", "<u4", 4},
+    {DType::ui64, "ui64", "<u8", 8}, {DType::f16, "f16", "<f2", 2},
+    {DType::bf16, "bf16", "<f4", 2}, {DType::f32, "f32", "<f4", 4},
     {DType::f64, "f64", "<f8", 8},
 };
 
@@ -100,12 +103,15 @@ size_t plaidml::rt::getDTypeSize(DType dtype) { return info(dtype).size; }
 
 std::optional<DType> plaidml::rt::parseDType(std::string_view name) {
   static const std::pair<const char *, DType> aliases[] = {
-      {"i8", DType::si8},     {"i16", DType::si16},    {"i32", DType::si32},
-      {"i64", DType::si64},   {"bool", DType::i1},     {"int8", DType::si8},
-      {"int16", DType::si16}, {"int32", DType::si32},  {"int64", DType::si64},
-      {"uint8", DType::ui8},  {"uint16", DType::ui16}, {"uint32", DType::ui32},
-      {"uint64", DType::ui64}, {"float16", DType::f16}, {"float32", DType::f32},
-      {"float64", DType::f64}, {"bfloat16", DType::bf16}};
+      {"i8", DType::si8},       {"i16", DType::si16},
+      {"i32", DType::si32},     {"i64", DType::si64},
+      {"bool", DType::i1},      {"int8", DType::si8},
+      {"int16", DType::si16},   {"int32", DType::si32},
+      {"int64", DType::si64},   {"uint8", DType::ui8},
+      {"uint16", DType::ui16},  {"uint32", DType::ui32},
+      {"uint64", DType::ui64},  {"float16", DType::f16},
+      {"float32", DType::f32},  {"float64", DType::f64},
+      {"bfloat16", DType::bf16}};
   for (const DTypeInfo &i : kDTypes)
     if (name == i.name)
       return i.dtype;
@@ -123,16 +129,23 @@ int64_t HostArray::getNumElements() const {
 }
 
 std::string HostArray::describe() const {
+  return describeShapeAndType(shape, dtype);
+}
+
+std::string plaidml::rt::describeShapeAndType(const std::vector<int64_t> &shape,
+                                              DType dtype) {
   std::string s;
   for (int64_t d : shape)
     s += std::to_string(d) + "x";
   return s + getDTypeName(dtype);
 }
 
-std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
-                                                     std::string &error) {
-  HostArray array;
+bool plaidml::rt::parseShapeAndType(std::string_view spec,
+                                    std::vector<int64_t> &shape, DType &dtype,
+                                    std::string &error) {
+  shape.clear();
   std::string_view rest = spec;
+  int64_t numElements = 1;
   while (true) {
     size_t x = rest.find('x');
     // A dimension is a run of digits followed by 'x'.
@@ -141,34 +154,54 @@ std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
             std::string_view::npos)
       break;
     std::string_view digits = rest.substr(0, x);
-    if (digits.size() > 12) {
+    int64_t dim = 0;
+    for (char c : digits) {
+      if (dim > (INT64_MAX - 9) / 10) {
+        dim = -1;
+        break;
+      }
+      dim = dim * 10 + (c - '0');
+    }
+    if (dim < 0 || (dim != 0 && numElements > INT64_MAX / dim)) {
       error = "dimension '" + std::string(digits) + "' in '" +
               std::string(spec) + "' is too large";
-      return std::nullopt;
+      return false;
     }
-    array.shape.push_back(std::stoll(std::string(digits)));
+    numElements *= dim;
+    shape.push_back(dim);
     rest = rest.substr(x + 1);
   }
-  std::optional<DType> dtype = parseDType(rest);
-  if (!dtype) {
+  std::optional<DType> parsed = parseDType(rest);
+  if (!parsed) {
     error = "cannot parse '" + std::string(spec) +
             "': expected dimensions and an element type, like 2x3xf32";
-    return std::nullopt;
+    return false;
   }
-  array.dtype = *dtype;
-  array.bytes.assign(array.getNumElements() * getDTypeSize(*dtype), 0);
+  // Leave room for the byte size too (up to 8 bytes per element).
+  if (numElements > INT64_MAX / 8) {
+    error = "'" + std::string(spec) + "' has too many elements";
+    return false;
+  }
+  dtype = *parsed;
+  return true;
+}
+
+std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
+                                                     std::string &error) {
+  HostArray array;
+  if (!parseShapeAndType(spec, array.shape, array.dtype, error))
+    return std::nullopt;
+  array.bytes.assign(array.getNumElements() * getDTypeSize(array.dtype), 0);
   return array;
 }
 
 std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
                                               std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
+  std::string content, why;
+  if (!detail::readWholeFile(path, content, why)) {
+    error = "cannot open '" + path + "': " + why;
     return std::nullopt;
   }
-  std::string content((std::istreambuf_iterator<char>(in)),
-                      std::istreambuf_iterator<char>());
   auto fail = [&](const std::string &why) -> std::optional<HostArray> {
     error = "'" + path + "' is not a readable .npy file: " + why;
     return std::nullopt;
@@ -223,6 +256,7 @@ std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
   std::string dims = shape->substr(1, shape->size() - 2);
   std::stringstream ss(dims);
   std::string item;
+  int64_t numElements = 1;
   while (std::getline(ss, item, ',')) {
     size_t b = item.find_first_not_of(' ');
     if (b == std::string::npos)
@@ -231,7 +265,11 @@ std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
     if (item.empty() || item.size() > 12 ||
         item.find_first_not_of("0123456789") != std::string::npos)
       return fail("bad dimension '" + item + "' in shape " + *shape);
-    array.shape.push_back(std::stoll(item));
+    int64_t dim = std::stoll(item);
+    if (dim != 0 && numElements > INT64_MAX / 8 / dim)
+      return fail("shape " + *shape + " has too many elements");
+    numElements *= dim;
+    array.shape.push_back(dim);
   }
   size_t dataStart = headerStart + headerLen;
   size_t expected =
@@ -253,8 +291,8 @@ bool plaidml::rt::writeNpy(const std::string &path, const HostArray &array,
     widened.shape = array.shape;
     widened.bytes.resize(array.getNumElements() * 4);
     for (int64_t i = 0; i < array.getNumElements(); ++i) {
-      float f = bf16ToFloat(
-          static_cast<uint16_t>(loadLE(&array.bytes[i * 2], 2)));
+      float f =
+          bf16ToFloat(static_cast<uint16_t>(loadLE(&array.bytes[i * 2], 2)));
       std::memcpy(&widened.bytes[i * 4], &f, 4);
     }
     data = &widened;

@@ -1,4 +1,4 @@
-//===- HostArray.h - Host arrays and .npy files ------------------*- C++ -*-===//
+//===- HostArray.h - Host arrays and .npy files -----------------*- C++ -*-===//
 //
 // Element types as the runtime knows them, a host array (shape, element type,
 // raw little-endian bytes), and reading/writing NumPy .npy files. No MLIR
@@ -20,7 +20,19 @@ namespace plaidml::rt {
 /// Element types of Tile tensors. Signless MLIR integers map to the signed
 /// kinds (DESIGN.md: signless is treated as signed).
 enum class DType : uint8_t {
-  i1, si8, si16, si32, si64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64
+  i1,
+  si8,
+  si16,
+  si32,
+  si64,
+  ui8,
+  ui16,
+  ui32,
+  ui64,
+  f16,
+  bf16,
+  f32,
+  f64
 };
 
 /// "f32", "si32", "ui8", "i1", ... (the spelling of MLIR types).
@@ -42,7 +54,18 @@ struct HostArray {
   std::string describe() const;
 };
 
-/// Parses a shape-and-type string such as "2x3xf32" or "f32" (a scalar).
+/// Parses a shape-and-type string such as "2x3xf32" or "f32" (a scalar)
+/// into `shape` and `dtype` without allocating data. Rejects dimensions whose
+/// product overflows. On failure returns false and sets `error`.
+bool parseShapeAndType(std::string_view spec, std::vector<int64_t> &shape,
+                       DType &dtype, std::string &error);
+
+/// Spells a shape and element type as "2x3xf32" ("f32" for a scalar).
+std::string describeShapeAndType(const std::vector<int64_t> &shape,
+                                 DType dtype);
+
+/// Parses a shape-and-type string such as "2x3xf32" or "f32" (a scalar) and
+/// returns a zero-filled array of that type.
 /// On failure returns nullopt and sets `error`.
 std::optional<HostArray> parseArraySpec(std::string_view spec,
                                         std::string &error);

@@ -1,0 +1,309 @@
+//===- Program.cpp - Loading and running compiled artifacts ---------------===//
+//
+// dlopen()s an artifact with RTLD_NOW | RTLD_LOCAL (every undefined symbol is
+// resolved up front, nothing leaks into the global namespace), reads and
+// checks its manifest, resolves each entry's wrapper, and calls wrappers on
+// 64-byte aligned buffers. The library stays open as long as the Program or
+// any Invocation made from it exists.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Runtime/Program.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include <dlfcn.h>
+#if defined(__GLIBC__)
+#include <link.h>
+#endif
+#include <sys/stat.h>
+
+using namespace plaidml::rt;
+
+namespace plaidml::rt {
+class LoadedLibrary {
+public:
+  LoadedLibrary(std::string path, void *handle)
+      : path(std::move(path)), handle(handle) {}
+  LoadedLibrary(const LoadedLibrary &) = delete;
+  LoadedLibrary &operator=(const LoadedLibrary &) = delete;
+  ~LoadedLibrary() {
+    if (handle)
+      dlclose(handle);
+  }
+
+  std::string path;
+  void *handle;
+  Manifest manifest;
+  std::vector<EntryFunction> functions; // parallel to manifest.entries
+};
+} // namespace plaidml::rt
+
+//===----------------------------------------------------------------------===//
+// AlignedBuffer
+//===----------------------------------------------------------------------===//
+
+AlignedBuffer::AlignedBuffer(AlignedBuffer &&other) noexcept
+    : ptr(other.ptr), bytes(other.bytes) {
+  other.ptr = nullptr;
+  other.bytes = 0;
+}
+
+AlignedBuffer &AlignedBuffer::operator=(AlignedBuffer &&other) noexcept {
+  if (this != &other) {
+    std::free(ptr);
+    ptr = other.ptr;
+    bytes = other.bytes;
+    other.ptr = nullptr;
+    other.bytes = 0;
+  }
+  return *this;
+}
+
+AlignedBuffer::~AlignedBuffer() { std::free(ptr); }
+
+StatusOr<AlignedBuffer> AlignedBuffer::allocate(size_t size,
+                                                const std::string &what) {
+  // aligned_alloc wants a multiple of the alignment; never allocate 0 bytes
+  // so that every buffer has a distinct, non-null address.
+  size_t rounded = size == 0 ? kBufferAlignment
+                             : (size + kBufferAlignment - 1) /
+                                   kBufferAlignment * kBufferAlignment;
+  if (rounded < size)
+    return Status::failure("out of memory: " + what + " needs " +
+                           std::to_string(size) + " bytes");
+  AlignedBuffer buffer;
+  buffer.ptr = std::aligned_alloc(kBufferAlignment, rounded);
+  if (!buffer.ptr)
+    return Status::failure("out of memory: cannot allocate " +
+                           std::to_string(size) + " bytes for " + what);
+  std::memset(buffer.ptr, 0, rounded);
+  buffer.bytes = size;
+  return buffer;
+}
+
+//===----------------------------------------------------------------------===//
+// Program
+//===----------------------------------------------------------------------===//
+
+const std::string &Program::getPath() const { return library->path; }
+
+const Manifest &Program::getManifest() const { return library->manifest; }
+
+StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
+                                                 const LoadOptions &options) {
+  auto fail = [&](const std::string &why) {
+    return Status::failure("cannot load artifact '" + path + "': " + why);
+  };
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0)
+    return fail(std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return fail("it is a directory");
+
+  // Without a '/', dlopen would search the library path instead of the
+  // current directory.
+  std::string openPath =
+      path.find('/') == std::string::npos ? "./" + path : path;
+  dlerror();
+  void *handle = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    // dlerror() starts with the path, which the message already names.
+    const char *err = dlerror();
+    std::string why = err ? err : "dlopen failed";
+    if (why.compare(0, openPath.size() + 2, openPath + ": ") == 0)
+      why.erase(0, openPath.size() + 2);
+    return fail(why);
+  }
+  auto library = std::make_shared<LoadedLibrary>(path, handle);
+
+  // The manifest: a null-terminated char array.
+  void *sym = dlsym(handle, "plaidml_manifest");
+  if (!sym)
+    return fail("not a PlaidML artifact: no 'plaidml_manifest' symbol");
+  const char *chars = static_cast<const char *>(sym);
+  size_t length = 0;
+  bool bounded = false;
+#if defined(__GLIBC__)
+  // The symbol's size (when the ELF symbol table records it) bounds the
+  // string, so a manifest without its NUL is an error, not a read overrun.
+  Dl_info info;
+  void *symEntry = nullptr;
+  if (dladdr1(sym, &info, &symEntry, RTLD_DL_SYMENT) && symEntry) {
+    const auto *elfSym = static_cast<const ElfW(Sym) *>(symEntry);
+    if (elfSym->st_size > 0) {
+      length = strnlen(chars, elfSym->st_size);
+      if (length == elfSym->st_size)
+        return fail("'plaidml_manifest' is not null-terminated");
+      bounded = true;
+    }
+  }
+#endif
+  if (!bounded)
+    length = std::strlen(chars);
+  StatusOr<Manifest> manifest =
+      Manifest::parse(std::string_view(chars, length));
+  if (!manifest.ok())
+    return fail("bad manifest: " + manifest.message());
+  library->manifest = std::move(*manifest);
+  const Manifest &m = library->manifest;
+
+  if (m.device != options.device.kind)
+    return fail(std::string("compiled for device kind '") +
+                getDeviceKindName(m.device) + "', not for device '" +
+                options.device.str() + "'");
+  if (options.device.kind != DeviceKind::CPU)
+    return fail("device '" + options.device.str() +
+                "' is not supported by this runtime yet");
+
+  const HostCpu &host = options.hostCpu ? *options.hostCpu : HostCpu::get();
+  std::string arch = m.getArch().empty() ? host.arch : m.getArch();
+  if (!m.triple.empty() && !host.arch.empty() && arch != host.arch &&
+      !(arch == "x86_64" && host.arch == "amd64"))
+    return fail("compiled for '" + m.triple + "', but this machine is " +
+                host.arch);
+  if (Status s = checkCpuFeatures(arch, m.features, host); !s.ok())
+    return fail(s.message() +
+                (m.cpu.empty() ? "" : " (compiled for CPU '" + m.cpu + "')"));
+
+  for (const EntrySpec &entry : m.entries) {
+    void *fn = dlsym(handle, entry.symbol.c_str());
+    if (!fn)
+      return fail("entry '" + entry.name + "': symbol '" + entry.symbol +
+                  "' not found");
+    library->functions.push_back(reinterpret_cast<EntryFunction>(fn));
+  }
+
+  std::unique_ptr<Program> program(new Program());
+  program->library = std::move(library);
+  return program;
+}
+
+StatusOr<const EntrySpec *> Program::getEntry(std::string_view name) const {
+  const Manifest &m = getManifest();
+  std::string names;
+  for (const EntrySpec &entry : m.entries)
+    names += (names.empty() ? "" : ", ") + entry.name;
+  if (name.empty()) {
+    if (m.entries.size() == 1)
+      return &m.entries.front();
+    return Status::failure("artifact '" + getPath() + "' has " +
+                           std::to_string(m.entries.size()) +
+                           " entry points (" + names + "); name one");
+  }
+  if (const EntrySpec *entry = m.findEntry(name))
+    return entry;
+  return Status::failure("artifact '" + getPath() + "' has no entry point '" +
+                         std::string(name) + "' (it has: " + names + ")");
+}
+
+namespace {
+Status checkInput(const TensorSpec &spec, const HostArray &array) {
+  if (!spec.matches(array))
+    return Status::failure("input '" + spec.name + "' must be " +
+                           spec.describe() + ", got " + array.describe());
+  if (array.bytes.size() != spec.getByteSize())
+    return Status::failure("input '" + spec.name + "' (" + spec.describe() +
+                           ") needs " + std::to_string(spec.getByteSize()) +
+                           " bytes of data, got " +
+                           std::to_string(array.bytes.size()));
+  return Status::success();
+}
+} // namespace
+
+StatusOr<Invocation>
+Program::prepare(std::string_view entryName,
+                 const std::vector<HostArray> &inputs) const {
+  StatusOr<const EntrySpec *> found = getEntry(entryName);
+  if (!found.ok())
+    return found.status();
+  const EntrySpec &entry = **found;
+  if (inputs.size() != entry.inputs.size())
+    return Status::failure("entry '" + entry.name + "' takes " +
+                           std::to_string(entry.inputs.size()) +
+                           (entry.inputs.size() == 1 ? " input" : " inputs") +
+                           ", got " + std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Status s = checkInput(entry.inputs[i], inputs[i]); !s.ok())
+      return s;
+
+  Invocation inv;
+  inv.library = library;
+  inv.entry = &entry;
+  inv.function = library->functions[&entry - &getManifest().entries.front()];
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    StatusOr<AlignedBuffer> buffer = AlignedBuffer::allocate(
+        inputs[i].bytes.size(), "input '" + entry.inputs[i].name + "'");
+    if (!buffer.ok())
+      return buffer.status();
+    if (!inputs[i].bytes.empty())
+      std::memcpy(buffer->data(), inputs[i].bytes.data(),
+                  inputs[i].bytes.size());
+    inv.buffers.push_back(std::move(*buffer));
+  }
+  for (const TensorSpec &output : entry.outputs) {
+    StatusOr<AlignedBuffer> buffer = AlignedBuffer::allocate(
+        output.getByteSize(), "output '" + output.name + "'");
+    if (!buffer.ok())
+      return buffer.status();
+    inv.buffers.push_back(std::move(*buffer));
+  }
+  for (const AlignedBuffer &buffer : inv.buffers)
+    inv.pointers.push_back(buffer.data());
+  // The entry reads buffers[] even when there are none; give it storage.
+  if (inv.pointers.empty())
+    inv.pointers.push_back(nullptr);
+  return inv;
+}
+
+StatusOr<std::vector<HostArray>>
+Program::run(std::string_view entryName,
+             const std::vector<HostArray> &inputs) const {
+  StatusOr<Invocation> inv = prepare(entryName, inputs);
+  if (!inv.ok())
+    return inv.status();
+  if (Status s = inv->execute(); !s.ok())
+    return s;
+  return inv->getOutputs();
+}
+
+//===----------------------------------------------------------------------===//
+// Invocation
+//===----------------------------------------------------------------------===//
+
+Status Invocation::setInput(size_t index, const HostArray &array) {
+  if (index >= entry->inputs.size())
+    return Status::failure("entry '" + entry->name + "' has no input #" +
+                           std::to_string(index) + " (it takes " +
+                           std::to_string(entry->inputs.size()) + ")");
+  if (Status s = checkInput(entry->inputs[index], array); !s.ok())
+    return s;
+  if (!array.bytes.empty())
+    std::memcpy(buffers[index].data(), array.bytes.data(), array.bytes.size());
+  return Status::success();
+}
+
+Status Invocation::execute() {
+  function(pointers.data());
+  return Status::success();
+}
+
+HostArray Invocation::getOutput(size_t index) const {
+  const TensorSpec &spec = entry->outputs[index];
+  const AlignedBuffer &buffer = buffers[entry->inputs.size() + index];
+  HostArray array;
+  array.dtype = spec.dtype;
+  array.shape = spec.shape;
+  const auto *data = static_cast<const uint8_t *>(buffer.data());
+  array.bytes.assign(data, data + buffer.size());
+  return array;
+}
+
+std::vector<HostArray> Invocation::getOutputs() const {
+  std::vector<HostArray> outputs;
+  for (size_t i = 0; i < entry->outputs.size(); ++i)
+    outputs.push_back(getOutput(i));
+  return outputs;
+}

@@ -1,0 +1,179 @@
+//===- ManifestTest.cpp - Tests of the artifact manifest parser -----------===//
+//
+// The manifest (docs/ABI.md section 3) parsed into header fields and entry
+// points, and every kind of malformed manifest refused with the line number
+// and what is wrong: version, unknown lines, field counts, shapes, order and
+// duplicates, a missing `end`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Runtime/Manifest.h"
+
+#include <gtest/gtest.h>
+
+using namespace plaidml::rt;
+
+namespace {
+const char *kGood = "plaidml-artifact 1\n"
+                    "compiler 0.1.0\n"
+                    "device cpu\n"
+                    "triple x86_64-unknown-linux-gnu\n"
+                    "cpu skylake-avx512\n"
+                    "features +avx,+avx2,-avx512f\n"
+                    "entry f _plaidml_entry_f\n"
+                    "input arg0 2x3xsi32\n"
+                    "input arg1 3xf32\n"
+                    "output result0 2x3xf32\n"
+                    "output result1 i1\n"
+                    "entry g _plaidml_entry_g\n"
+                    "output result0 0x4xbf16\n"
+                    "end\n";
+
+/// The error of parsing `text`, which must fail.
+std::string parseError(const std::string &text) {
+  StatusOr<Manifest> manifest = Manifest::parse(text);
+  EXPECT_FALSE(manifest.ok()) << text;
+  return manifest.ok() ? "" : manifest.message();
+}
+
+/// kGood with line `n` (1-based) replaced by `line` (or removed if empty).
+std::string withLine(unsigned n, const std::string &line) {
+  std::string text = kGood, result;
+  size_t pos = 0;
+  for (unsigned i = 1; pos < text.size(); ++i) {
+    size_t eol = text.find('\n', pos);
+    std::string current = text.substr(pos, eol - pos + 1);
+    pos = eol + 1;
+    if (i != n)
+      result += current;
+    else if (!line.empty())
+      result += line + "\n";
+  }
+  return result;
+}
+} // namespace
+
+TEST(Manifest, ParsesTheAbiExample) {
+  StatusOr<Manifest> m = Manifest::parse(kGood);
+  ASSERT_TRUE(m.ok()) << m.message();
+  EXPECT_EQ(m->version, 1);
+  EXPECT_EQ(m->compiler, "0.1.0");
+  EXPECT_EQ(m->device, DeviceKind::CPU);
+  EXPECT_EQ(m->triple, "x86_64-unknown-linux-gnu");
+  EXPECT_EQ(m->getArch(), "x86_64");
+  EXPECT_EQ(m->cpu, "skylake-avx512");
+  EXPECT_EQ(m->features,
+            (std::vector<std::string>{"+avx", "+avx2", "-avx512f"}));
+  ASSERT_EQ(m->entries.size(), 2u);
+  const EntrySpec &f = m->entries[0];
+  EXPECT_EQ(f.name, "f");
+  EXPECT_EQ(f.symbol, "_plaidml_entry_f");
+  ASSERT_EQ(f.inputs.size(), 2u);
+  EXPECT_EQ(f.inputs[0].name, "arg0");
+  EXPECT_EQ(f.inputs[0].dtype, DType::si32);
+  EXPECT_EQ(f.inputs[0].shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(f.inputs[0].getByteSize(), 24u);
+  EXPECT_EQ(f.inputs[1].describe(), "3xf32");
+  ASSERT_EQ(f.outputs.size(), 2u);
+  EXPECT_EQ(f.outputs[1].describe(), "i1");
+  EXPECT_TRUE(f.outputs[1].shape.empty());
+  EXPECT_EQ(f.outputs[1].getByteSize(), 1u);
+  const EntrySpec *g = m->findEntry("g");
+  ASSERT_NE(g, nullptr);
+  EXPECT_TRUE(g->inputs.empty());
+  EXPECT_EQ(g->outputs[0].getByteSize(), 0u);
+  EXPECT_EQ(m->findEntry("h"), nullptr);
+}
+
+TEST(Manifest, MinimalAndOptionalLines) {
+  StatusOr<Manifest> m = Manifest::parse("plaidml-artifact 1\n"
+                                         "device vulkan\n"
+                                         "features\n"
+                                         "entry f f\n"
+                                         "input a i32\n"
+                                         "end");
+  ASSERT_TRUE(m.ok()) << m.message();
+  EXPECT_EQ(m->device, DeviceKind::Vulkan);
+  EXPECT_TRUE(m->features.empty());
+  EXPECT_TRUE(m->triple.empty());
+  // Signless integers read as signed.
+  EXPECT_EQ(m->entries[0].inputs[0].dtype, DType::si32);
+}
+
+TEST(Manifest, VersionErrors) {
+  EXPECT_EQ(parseError(""), "line 1: empty manifest");
+  EXPECT_EQ(parseError(withLine(1, "plaidml-artifact 2")),
+            "line 1: artifact format version 2 is not supported (this "
+            "runtime reads version 1)");
+  EXPECT_EQ(parseError(withLine(1, "plaidml-artifact one")),
+            "line 1: bad format version 'one'");
+  EXPECT_EQ(parseError(withLine(1, "\x7f"
+                                   "ELF")),
+            "line 1: expected 'plaidml-artifact <version>', got '\x7f"
+            "ELF'");
+}
+
+TEST(Manifest, LineErrors) {
+  EXPECT_EQ(parseError(withLine(3, "devcie cpu")),
+            "line 3: unknown line 'devcie cpu'");
+  EXPECT_EQ(parseError(withLine(3, "device tpu")),
+            "line 3: unknown device kind 'tpu' (expected cpu, vulkan or "
+            "opencl)");
+  EXPECT_EQ(parseError(withLine(3, "device  cpu")),
+            "line 3: empty field in 'device  cpu' (fields are separated by "
+            "single spaces)");
+  EXPECT_EQ(parseError(withLine(3, "device cpu ")),
+            "line 3: empty field in 'device cpu ' (fields are separated by "
+            "single spaces)");
+  EXPECT_EQ(parseError(withLine(3, "device cpu gpu")),
+            "line 3: 'device' takes one field, got 2 field(s) in 'device cpu "
+            "gpu'");
+  EXPECT_EQ(parseError(withLine(6, "features avx,+avx2")),
+            "line 6: bad CPU feature 'avx' (expected '+name' or '-name')");
+  EXPECT_EQ(parseError(withLine(6, "features +avx,,+avx2")),
+            "line 6: bad CPU feature '' (expected '+name' or '-name')");
+  EXPECT_EQ(parseError(withLine(8, "input arg0 2x3xint32")),
+            "line 8: input 'arg0': bad shape '2x3xint32' (expected dimensions "
+            "and an element type like 2x3xf32; types are i1, si8..si64, "
+            "ui8..ui64, f16, bf16, f32, f64)");
+  EXPECT_EQ(parseError(withLine(8, "input arg0 2xax3xf32")),
+            "line 8: input 'arg0': cannot parse '2xax3xf32': expected "
+            "dimensions and an element type, like 2x3xf32");
+  EXPECT_EQ(parseError(withLine(8, "input arg0")),
+            "line 8: 'input' takes a name and a shape like 2x3xf32, got 1 "
+            "field(s) in 'input arg0'");
+  EXPECT_EQ(parseError(withLine(7, "entry f 1bad")),
+            "line 7: bad symbol name '1bad'");
+}
+
+TEST(Manifest, StructureErrors) {
+  const std::string head = "plaidml-artifact 1\ndevice cpu\n";
+  EXPECT_EQ(parseError(head + "entry f f\noutput r f32\ninput a f32\nend\n"),
+            "line 5: input 'a' after the outputs of entry 'f' (inputs come "
+            "first)");
+  EXPECT_EQ(parseError(head + "input a f32\nend\n"),
+            "line 3: 'input' before any 'entry'");
+  EXPECT_EQ(parseError(head + "entry f f\ndevice cpu\nend\n"),
+            "line 4: 'device' must come before the first 'entry'");
+  EXPECT_EQ(parseError("plaidml-artifact 1\ndevice cpu\ncpu a\ncpu b\n"
+                       "entry f f\nend\n"),
+            "line 4: duplicate 'cpu' line (first on line 3)");
+  EXPECT_EQ(parseError(head + "entry f f\nentry f g\nend\n"),
+            "line 4: duplicate entry 'f'");
+  EXPECT_EQ(parseError(head + "entry f f\ninput a f32\noutput a f32\nend\n"),
+            "line 5: duplicate name 'a' in entry 'f' (first on line 4)");
+  EXPECT_EQ(parseError(head + "entry f f\n\nend\n"), "line 4: empty line");
+  EXPECT_EQ(parseError(head + "entry f f\nend\nentry g g\n"),
+            "line 5: text after 'end'");
+  EXPECT_EQ(parseError(head + "entry f f\nend\n\n"),
+            "line 5: text after 'end'");
+  EXPECT_EQ(parseError(head + "entry f f\nend x\n"),
+            "line 4: 'end' takes no fields, got 1 field(s) in 'end x'");
+  EXPECT_EQ(parseError(head + "entry f f\ninput a f32\n"),
+            "line 4: manifest ends without 'end' (truncated?)");
+  EXPECT_EQ(parseError("plaidml-artifact 1\nentry f f\nend\n"),
+            "manifest has no 'device' line");
+  EXPECT_EQ(parseError(head + "end\n"), "manifest declares no entry point");
+  EXPECT_EQ(parseError(head + "entry f f\r\nend\n"),
+            "line 3: bad symbol name 'f\r'");
+}

@@ -1,0 +1,250 @@
+//===- ProgramTest.cpp - Tests of loading and running artifacts -----------===//
+//
+// Loads the hand-written artifacts built from Inputs/fake_artifact.c: the
+// good one runs with exact results (adds, counts, checks buffer alignment);
+// the broken ones, a missing file, a text file and a directory are refused
+// with messages naming the file and what is wrong. Also input checking
+// (count, shape, element type), entry lookup, and the prepare/execute split
+// that timing loops use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "plaidml/Runtime/Program.h"
+
+#include <gtest/gtest.h>
+
+using namespace plaidml::rt;
+using namespace plaidml::rt::test;
+
+namespace {
+std::unique_ptr<Program> loadGood() {
+  StatusOr<std::unique_ptr<Program>> program =
+      Program::load(FAKE_ARTIFACT_GOOD);
+  EXPECT_TRUE(program.ok()) << program.message();
+  return program.ok() ? std::move(*program) : nullptr;
+}
+
+std::string loadError(const std::string &path,
+                      const LoadOptions &options = {}) {
+  StatusOr<std::unique_ptr<Program>> program = Program::load(path, options);
+  EXPECT_FALSE(program.ok()) << path;
+  return program.ok() ? "" : program.message();
+}
+
+HostArray scalarSi8(int8_t v) {
+  HostArray array;
+  array.dtype = DType::si8;
+  array.bytes = {static_cast<uint8_t>(v)};
+  return array;
+}
+} // namespace
+
+TEST(Program, LoadsManifest) {
+  std::unique_ptr<Program> program = loadGood();
+  ASSERT_TRUE(program);
+  EXPECT_EQ(program->getPath(), FAKE_ARTIFACT_GOOD);
+  const Manifest &m = program->getManifest();
+  EXPECT_EQ(m.compiler, "0.1.0");
+  ASSERT_EQ(m.entries.size(), 3u);
+  EXPECT_EQ(m.entries[0].name, "add");
+}
+
+TEST(Program, RunsAdd) {
+  std::unique_ptr<Program> program = loadGood();
+  ASSERT_TRUE(program);
+  HostArray a = makeF32({2, 3}, {1, 2, 3, 4, 5, 6});
+  HostArray b = makeF32({2, 3}, {0.5f, -2, 10, 0.25f, -5, 100});
+  StatusOr<std::vector<HostArray>> outputs = program->run("add", {a, b});
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  ASSERT_EQ(outputs->size(), 1u);
+  const HostArray &sum = (*outputs)[0];
+  EXPECT_EQ(sum.describe(), "2x3xf32");
+  EXPECT_EQ(toF32(sum), (std::vector<float>{1.5f, 0, 13, 4.25f, 0, 106}));
+}
+
+TEST(Program, RunsScalarAndBoolOutputs) {
+  std::unique_ptr<Program> program = loadGood();
+  ASSERT_TRUE(program);
+  StatusOr<std::vector<HostArray>> outputs =
+      program->run("stats", {makeF32({4}, {1, -1, 0, 3})});
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  ASSERT_EQ(outputs->size(), 2u);
+  EXPECT_EQ((*outputs)[0].describe(), "si64");
+  EXPECT_EQ(getElementAsDouble((*outputs)[0], 0), 2);
+  EXPECT_EQ((*outputs)[1].describe(), "4xi1");
+  EXPECT_EQ((*outputs)[1].bytes, (std::vector<uint8_t>{1, 0, 0, 1}));
+}
+
+TEST(Program, BuffersAreAligned) {
+  std::unique_ptr<Program> program = loadGood();
+  ASSERT_TRUE(program);
+  StatusOr<std::vector<HostArray>> outputs =
+      program->run("aligned", {makeF32({3}, {1, 2, 3}), scalarSi8(-7)});
+  ASSERT_TRUE(outputs.ok()) << outputs.message();
+  EXPECT_EQ((*outputs)[0].bytes, (std::vector<uint8_t>{1}));
+  // The empty output has its shape and no data.
+  EXPECT_EQ((*outputs)[1].describe(), "0x5xf64");
+  EXPECT_TRUE((*outputs)[1].bytes.empty());
+}
+
+TEST(Program, PrepareThenExecute) {
+  std::unique_ptr<Program> program = loadGood();
+  ASSERT_TRUE(program);
+  HostArray a = makeF32({2, 3}, {1, 1, 1, 1, 1, 1});
+  StatusOr<Invocation> inv = program->prepare("add", {a, a});
+  ASSERT_TRUE(inv.ok()) << inv.message();
+  // The Invocation keeps the artifact loaded.
+  program.reset();
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(inv->execute().ok());
+  EXPECT_EQ(toF32(inv->getOutput(0)), std::vector<float>(6, 2));
+  ASSERT_EQ(inv->getBuffers().size(), 3u);
+  for (const AlignedBuffer &buffer : inv->getBuffers())
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(buffer.data()) % kBufferAlignment,
+              0u);
+
+  ASSERT_TRUE(inv->setInput(1, makeF32({2, 3}, {0, 1, 2, 3, 4, 5})).ok());
+  ASSERT_TRUE(inv->execute().ok());
+  EXPECT_EQ(toF32(inv->getOutputs()[0]),
+            (std::vector<float>{1, 2, 3, 4, 5, 6}));
+
+  Status s = inv->setInput(0, makeF32({3, 2}, {0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(s.message(), "input 'a' must be 2x3xf32, got 3x2xf32");
+  EXPECT_EQ(inv->setInput(2, a).message(),
+            "entry 'add' has no input #2 (it takes 2)");
+}
+
+TEST(Program, InputErrors) {
+  std::unique_ptr<Program> program = loadGood();
+  ASSERT_TRUE(program);
+  HostArray a = makeF32({2, 3}, {1, 2, 3, 4, 5, 6});
+
+  auto runError = [&](std::string_view entry,
+                      const std::vector<HostArray> &inputs) {
+    StatusOr<std::vector<HostArray>> outputs = program->run(entry, inputs);
+    EXPECT_FALSE(outputs.ok());
+    return outputs.ok() ? "" : outputs.message();
+  };
+  EXPECT_EQ(runError("add", {a}), "entry 'add' takes 2 inputs, got 1");
+  EXPECT_EQ(runError("add", {a, a, a}), "entry 'add' takes 2 inputs, got 3");
+  EXPECT_EQ(runError("stats", {}), "entry 'stats' takes 1 input, got 0");
+  EXPECT_EQ(runError("add", {a, makeF32({3, 3}, std::vector<float>(9))}),
+            "input 'b' must be 2x3xf32, got 3x3xf32");
+  HostArray ints = a;
+  ints.dtype = DType::si32;
+  EXPECT_EQ(runError("add", {ints, a}),
+            "input 'a' must be 2x3xf32, got 2x3xsi32");
+  HostArray scalar = makeF32({}, {1});
+  EXPECT_EQ(runError("add", {a, scalar}), "input 'b' must be 2x3xf32, got f32");
+  HostArray shortData = a;
+  shortData.bytes.resize(20);
+  EXPECT_EQ(runError("add", {a, shortData}),
+            "input 'b' (2x3xf32) needs 24 bytes of data, got 20");
+  EXPECT_EQ(runError("mul", {a, a}),
+            "artifact '" FAKE_ARTIFACT_GOOD
+            "' has no entry point 'mul' (it has: add, stats, aligned)");
+  EXPECT_EQ(runError("", {a, a}),
+            "artifact '" FAKE_ARTIFACT_GOOD
+            "' has 3 entry points (add, stats, aligned); name one");
+}
+
+TEST(Program, LoadErrorsForFiles) {
+  TempDir dir;
+  EXPECT_EQ(loadError(dir.file("missing.so")),
+            "cannot load artifact '" + dir.file("missing.so") +
+                "': No such file or directory");
+  EXPECT_EQ(loadError(dir.path()),
+            "cannot load artifact '" + dir.path() + "': it is a directory");
+  writeFile(dir.file("text.so"), "this is not a shared library\n");
+  // dlopen's reason, without the path it repeats.
+  EXPECT_EQ(loadError(dir.file("text.so")), "cannot load artifact '" +
+                                                dir.file("text.so") +
+                                                "': file too short");
+  std::string longer(4096, 'x');
+  writeFile(dir.file("long.so"), longer);
+  EXPECT_EQ(loadError(dir.file("long.so")), "cannot load artifact '" +
+                                                dir.file("long.so") +
+                                                "': invalid ELF header");
+}
+
+TEST(Program, LoadErrorsForArtifacts) {
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_NO_MANIFEST),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_NO_MANIFEST +
+                "': not a PlaidML artifact: no 'plaidml_manifest' symbol");
+
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_BAD_VERSION),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_BAD_VERSION +
+                "': bad manifest: line 1: artifact format version 2 is not "
+                "supported (this runtime reads version 1)");
+
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_BAD_MANIFEST),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_BAD_MANIFEST +
+                "': bad manifest: line 4: input 'a': bad shape '2x3xfloat' "
+                "(expected dimensions and an element type like 2x3xf32; "
+                "types are i1, si8..si64, ui8..ui64, f16, bf16, f32, f64)");
+
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_UNTERMINATED),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_UNTERMINATED +
+                "': 'plaidml_manifest' is not null-terminated");
+
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_MISSING_WRAPPER),
+            std::string("cannot load artifact '") +
+                FAKE_ARTIFACT_MISSING_WRAPPER +
+                "': entry 'mul': symbol '_plaidml_entry_mul' not found");
+
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_VULKAN),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_VULKAN +
+                "': compiled for device kind 'vulkan', not for device 'cpu'");
+  LoadOptions onVulkan;
+  onVulkan.device = {DeviceKind::Vulkan, 0};
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_VULKAN, onVulkan),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_VULKAN +
+                "': device 'vulkan:0' is not supported by this runtime yet");
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_GOOD, onVulkan),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_GOOD +
+                "': compiled for device kind 'cpu', not for device "
+                "'vulkan:0'");
+}
+
+TEST(Program, CpuFeatures) {
+  HostCpu old;
+  old.arch = "x86_64";
+  old.flags = std::set<std::string>{"fpu",  "lm",  "sse2",  "avx",
+                                    "avx2", "fma", "sse4_2"};
+  LoadOptions options;
+  options.hostCpu = &old;
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_NEEDS_AVX512, options),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_NEEDS_AVX512 +
+                "': artifact needs CPU feature 'avx512f', which this machine "
+                "lacks (compiled for CPU 'skylake-avx512')");
+
+  HostCpu skylake = old;
+  skylake.flags->insert("avx512f");
+  options.hostCpu = &skylake;
+  StatusOr<std::unique_ptr<Program>> program =
+      Program::load(FAKE_ARTIFACT_NEEDS_AVX512, options);
+  EXPECT_TRUE(program.ok()) << program.message();
+
+  HostCpu arm;
+  arm.arch = "aarch64";
+  arm.flags = std::set<std::string>{"fp", "asimd"};
+  options.hostCpu = &arm;
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_NEEDS_AVX512, options),
+            std::string("cannot load artifact '") + FAKE_ARTIFACT_NEEDS_AVX512 +
+                "': compiled for 'x86_64-unknown-linux-gnu', but this machine "
+                "is aarch64");
+}
+
+TEST(Program, RelativePathIsNotSearched) {
+  // A bare file name means the current directory, not the library path.
+  TempDir dir;
+  std::string cwd = std::filesystem::current_path().string();
+  std::filesystem::copy_file(FAKE_ARTIFACT_GOOD, dir.file("prog.so"));
+  std::filesystem::current_path(dir.path());
+  StatusOr<std::unique_ptr<Program>> program = Program::load("prog.so");
+  std::filesystem::current_path(cwd);
+  ASSERT_TRUE(program.ok()) << program.message();
+  EXPECT_EQ((*program)->getManifest().entries.size(), 3u);
+}
