@@ -2,6 +2,7 @@
 # lit configuration of the PlaidML regression suite.
 
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -17,6 +18,11 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%plaidml_src_root", config.plaidml_src_root))
 config.substitutions.append(("%plaidml_obj_root", config.plaidml_obj_root))
+# Hand-written artifacts built for the runtime's unit tests.
+config.substitutions.append(
+    ("%fake_artifacts", os.path.join(config.plaidml_obj_root, "test", "Runtime", "Inputs")))
+# lit runs under Debian's python3, which has NumPy (python3-numpy).
+config.substitutions.append(("%python", sys.executable))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -62,6 +62,47 @@ float halfToFloat(uint16_t h) {
   return f;
 }
 
+/// Rounds a float to IEEE binary16 bits, nearest even (overflow to inf).
+uint16_t floatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t absx = x & 0x7fffffffu;
+  if (absx >= 0x7f800000u) // inf or NaN (keep NaN quiet)
+    return static_cast<uint16_t>(sign | 0x7c00u |
+                                 (absx > 0x7f800000u ? 0x200u : 0));
+  if (absx >= 0x477ff000u) // rounds to >= 65520: overflow
+    return static_cast<uint16_t>(sign | 0x7c00u);
+  if (absx < 0x38800000u) { // subnormal or zero in f16
+    // Scale so the f16 subnormal unit (2^-24) is 1, then round to even.
+    float a;
+    std::memcpy(&a, &absx, 4);
+    float scaled = a * 16777216.0f; // exact: power of two
+    uint32_t q = static_cast<uint32_t>(scaled);
+    float rest = scaled - static_cast<float>(q);
+    if (rest > 0.5f || (rest == 0.5f && (q & 1)))
+      ++q;
+    return static_cast<uint16_t>(sign | q);
+  }
+  uint32_t mant = absx & 0x7fffffu;
+  uint32_t exp = (absx >> 23) - 112;
+  uint32_t h = (exp << 10) | (mant >> 13);
+  uint32_t rest = mant & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+    ++h; // may carry into the exponent, which is still correct
+  return static_cast<uint16_t>(sign | h);
+}
+
+/// Rounds a float to bfloat16 bits, nearest even.
+uint16_t floatToBf16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((x >> 16) | 0x40u); // quiet NaN
+  uint32_t rounding = 0x7fffu + ((x >> 16) & 1);
+  return static_cast<uint16_t>((x + rounding) >> 16);
+}
+
 float bf16ToFloat(uint16_t b) {
   uint32_t bits = static_cast<uint32_t>(b) << 16;
   float f;
@@ -367,4 +408,37 @@ double plaidml::rt::getElementAsDouble(const HostArray &array, int64_t i) {
   }
   }
   return 0;
+}
+
+void plaidml::rt::setElementFromDouble(HostArray &array, int64_t i,
+                                       double value) {
+  size_t size = getDTypeSize(array.dtype);
+  uint64_t bits = 0;
+  switch (array.dtype) {
+  case DType::i1:
+    bits = value != 0.0;
+    break;
+  case DType::f16:
+    bits = floatToHalf(static_cast<float>(value));
+    break;
+  case DType::bf16:
+    bits = floatToBf16(static_cast<float>(value));
+    break;
+  case DType::f32: {
+    float f = static_cast<float>(value);
+    uint32_t b32;
+    std::memcpy(&b32, &f, 4);
+    bits = b32;
+    break;
+  }
+  case DType::f64:
+    std::memcpy(&bits, &value, 8);
+    break;
+  default: // integers: truncate, then keep the low bytes (wraps)
+    bits = value < 0 ? static_cast<uint64_t>(static_cast<int64_t>(value))
+                     : static_cast<uint64_t>(value);
+    break;
+  }
+  for (size_t b = 0; b < size; ++b)
+    array.bytes[i * size + b] = static_cast<uint8_t>(bits >> (8 * b));
 }

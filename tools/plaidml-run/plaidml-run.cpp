@@ -1,54 +1,51 @@
-//===- plaidml-run.cpp - Execute Tile programs ----------------------------===//
+//===- plaidml-run.cpp - Execute PlaidML programs -------------------------===//
 //
-// Loads a program, binds its inputs (.npy files, shapes for random data),
+// Opens a program (a compiled artifact, or a .mlir source when this build
+// has the compiler), binds its inputs (.npy files or seeded random data),
 // runs it on a device and writes or prints the results, with the command
-// line contract of DESIGN.md section 6. Devices available in this build:
-// `reference` (the reference interpreter, the oracle of the test suite).
-// Every failure is one line on stderr and a non-zero exit code.
+// line contract of DESIGN.md section 6. Every failure is one line on stderr
+// and a non-zero exit code. This file links no MLIR: the runtime-only build
+// uses it as it is.
 //
 //===----------------------------------------------------------------------===//
 
-#include "plaidml/Dialect/Tile/IR/TileOps.h"
-#include "plaidml/Reference/Interpreter.h"
-#include "plaidml/Runtime/HostArray.h"
+#include "Runner.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
+#include "plaidml/Runtime/Device.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <sys/stat.h>
 
-using namespace mlir;
-using namespace ::plaidml::rt;
-namespace reference = mlir::plaidml::reference;
+using namespace plaidml;
+using namespace plaidml::run;
 
 namespace {
 constexpr const char *kUsage = R"(usage: plaidml-run FILE [options]
 
-Runs the entry function of FILE (.mlir with Tile-dialect functions).
+Runs the entry function of FILE: a compiled artifact (from plaidml-compile),
+or a .mlir program with Tile-dialect functions (builds with the compiler).
   --entry NAME             function to run (default: the only one, or main)
-  --device D               device to run on (default: $PLAIDML_DEVICE, else cpu)
+  --device D               cpu, vulkan:N, opencl:N, or reference (the
+                           reference interpreter); default: $PLAIDML_DEVICE,
+                           else the plaidml-setup config, else cpu
   --input NAME=PATH.npy    input data (repeatable); inputs are arg0, arg1, ...
-  --bind NAME=2x3xf32      check an input's shape and type (data stays random)
+  --bind NAME=2x3xf32      check an input's shape and element type
   --random-inputs[=SEED]   fill inputs not given with --input from a seeded RNG
   --output-dir DIR         write DIR/<output name>.npy (result0, result1, ...)
   --print                  print the outputs
   --repeat N, --warmup N   time N runs after N warm-up runs
-  --list-devices           list the devices of this build and exit
+  --list-devices           list the devices of this machine and exit
 )";
 
 /// Reports `message` as the one-line reason and returns the exit code.
 int fail(const std::string &message) {
-  llvm::errs() << "plaidml-run: error: " << message << "\n";
+  std::fprintf(stderr, "plaidml-run: error: %s\n", message.c_str());
   return 1;
 }
 
@@ -100,13 +97,13 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
       return std::nullopt;
     };
     if (arg == "--help" || arg == "-h") {
-      llvm::outs() << kUsage;
+      std::fputs(kUsage, stdout);
       std::exit(0);
     } else if (arg == "--entry" || arg == "--device" || arg == "--output-dir") {
       std::optional<std::string> v = next();
       if (!v)
         return arg + " needs a value";
-      (arg == "--entry" ? opts.entry
+      (arg == "--entry"    ? opts.entry
        : arg == "--device" ? opts.device
                            : opts.outputDir) = *v;
     } else if (arg == "--input") {
@@ -145,105 +142,60 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
   return std::nullopt;
 }
 
-std::optional<DType> toDType(Type type) {
-  if (auto intTy = dyn_cast<IntegerType>(type)) {
-    unsigned w = intTy.getWidth();
-    bool u = intTy.isUnsigned();
-    switch (w) {
-    case 1:
-      return DType::i1;
-    case 8:
-      return u ? DType::ui8 : DType::si8;
-    case 16:
-      return u ? DType::ui16 : DType::si16;
-    case 32:
-      return u ? DType::ui32 : DType::si32;
-    case 64:
-      return u ? DType::ui64 : DType::si64;
+/// True when `path` starts with the ELF magic (an artifact).
+bool isArtifact(const std::string &path) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return false;
+  char magic[4] = {};
+  size_t n = std::fread(magic, 1, 4, f);
+  std::fclose(f);
+  return n == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
+         magic[3] == 'F';
+}
+
+/// Seeded inputs that are the same on every machine and device: floats in
+/// [-1, 1), integers in [-8, 8) (unsigned: [0, 16)), booleans 0/1.
+rt::HostArray randomArray(const rt::TensorSpec &spec, std::mt19937_64 &rng) {
+  rt::HostArray array;
+  array.dtype = spec.dtype;
+  array.shape = spec.shape;
+  array.bytes.assign(spec.getByteSize(), 0);
+  for (int64_t i = 0, e = spec.getNumElements(); i < e; ++i) {
+    uint64_t r = rng();
+    double v;
+    switch (spec.dtype) {
+    case rt::DType::i1:
+      v = static_cast<double>(r & 1);
+      break;
+    case rt::DType::ui8:
+    case rt::DType::ui16:
+    case rt::DType::ui32:
+    case rt::DType::ui64:
+      v = static_cast<double>(r % 16);
+      break;
+    case rt::DType::f16:
+    case rt::DType::bf16:
+    case rt::DType::f32:
+    case rt::DType::f64:
+      v = std::ldexp(static_cast<double>(r >> 11), -52) - 1.0;
+      break;
     default:
-      return std::nullopt;
+      v = static_cast<double>(static_cast<int64_t>(r % 16) - 8);
+      break;
     }
+    rt::setElementFromDouble(array, i, v);
   }
-  if (type.isF16())
-    return DType::f16;
-  if (type.isBF16())
-    return DType::bf16;
-  if (type.isF32())
-    return DType::f32;
-  if (type.isF64())
-    return DType::f64;
-  return std::nullopt;
-}
-
-std::string describe(RankedTensorType type) {
-  std::string s;
-  for (int64_t d : type.getShape())
-    s += std::to_string(d) + "x";
-  std::optional<DType> dtype = toDType(type.getElementType());
-  return s + (dtype ? getDTypeName(*dtype) : "?");
-}
-
-/// Deterministic inputs: small integers, and floats in [-1, 1).
-reference::Buffer randomBuffer(RankedTensorType type, std::mt19937_64 &rng) {
-  reference::Buffer buffer(type);
-  Type elem = type.getElementType();
-  for (int64_t i = 0, e = buffer.getNumElements(); i < e; ++i) {
-    if (buffer.isFloat()) {
-      buffer.setFloat(i, std::uniform_real_distribution<double>(-1, 1)(rng));
-    } else if (elem.isInteger(1)) {
-      buffer.setInt(i, rng() & 1);
-    } else if (cast<IntegerType>(elem).isUnsigned()) {
-      buffer.setInt(i, static_cast<int64_t>(rng() % 16));
-    } else {
-      buffer.setInt(i, static_cast<int64_t>(rng() % 16) - 8);
-    }
-  }
-  return buffer;
-}
-
-/// Buffer for argument `name` of `type` from the .npy file at `path`.
-FailureOr<reference::Buffer> loadInput(const std::string &name,
-                                       RankedTensorType type,
-                                       const std::string &path,
-                                       std::string &error) {
-  std::optional<HostArray> array = readNpy(path, error);
-  if (!array)
-    return failure();
-  reference::Buffer buffer(type);
-  bool bf16FromF32 =
-      type.getElementType().isBF16() && array->dtype == DType::f32;
-  std::optional<DType> want = toDType(type.getElementType());
-  bool shapeOk = array->shape == std::vector<int64_t>(type.getShape().begin(),
-                                                      type.getShape().end());
-  if (!shapeOk || (array->dtype != want && !bf16FromF32)) {
-    error = "input '" + name + "' must be " + describe(type) + ", but '" +
-            path + "' holds " + array->describe();
-    return failure();
-  }
-  if (bf16FromF32) {
-    for (int64_t i = 0, e = buffer.getNumElements(); i < e; ++i)
-      buffer.setFloat(i, getElementAsDouble(*array, i));
-    return buffer;
-  }
-  (void)buffer.fromBytes(array->bytes); // sizes match: shape and type do
-  return buffer;
-}
-
-HostArray toHostArray(const reference::Buffer &buffer) {
-  HostArray array;
-  array.dtype = *toDType(buffer.getElementType());
-  array.shape.assign(buffer.getType().getShape().begin(),
-                     buffer.getType().getShape().end());
-  array.bytes = buffer.toBytes();
   return array;
 }
 
 /// Prints `array` like NumPy: nested brackets, row-major.
-void printArray(llvm::raw_ostream &os, const HostArray &array) {
+void printArray(const rt::HostArray &array) {
   int64_t n = array.getNumElements();
   size_t rank = array.shape.size();
-  bool isFloat = array.dtype == DType::f16 || array.dtype == DType::bf16 ||
-                 array.dtype == DType::f32 || array.dtype == DType::f64;
+  bool isFloat = array.dtype == rt::DType::f16 ||
+                 array.dtype == rt::DType::bf16 ||
+                 array.dtype == rt::DType::f32 || array.dtype == rt::DType::f64;
   for (int64_t i = 0; i < n; ++i) {
     // Open a bracket for every dimension whose index wraps to 0 here.
     int64_t stride = 1;
@@ -253,35 +205,98 @@ void printArray(llvm::raw_ostream &os, const HostArray &array) {
       if (i % stride == 0)
         ++open;
     }
-    if (i != 0) {
-      os << ",";
-      if (open)
-        os << "\n" << std::string(rank - open, ' ');
-      else
-        os << " ";
-    }
-    os << std::string(open, '[');
-    double v = getElementAsDouble(array, i);
+    if (i != 0 && open)
+      std::printf(",\n%*s", static_cast<int>(rank - open), "");
+    else if (i != 0)
+      std::printf(", ");
+    std::printf("%s", std::string(open, '[').c_str());
+    double v = rt::getElementAsDouble(array, i);
     if (isFloat)
-      os << llvm::format("%g", v);
+      std::printf("%g", v);
     else
-      os << static_cast<int64_t>(v);
+      std::printf("%lld", static_cast<long long>(v));
     stride = 1;
     for (size_t d = rank; d-- > 0;) {
       stride *= array.shape[d];
       if ((i + 1) % stride == 0)
-        os << "]";
+        std::printf("]");
     }
   }
   if (rank && n == 0)
-    os << "[]";
-  os << "\n";
+    std::printf("[]");
+  std::printf("\n");
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - start)
       .count();
+}
+
+/// Collects the inputs of `runner` from --input files, or random data.
+rt::StatusOr<std::vector<rt::HostArray>> bindInputs(const Runner &runner,
+                                                    const Options &opts,
+                                                    const std::string &entry) {
+  const std::vector<rt::TensorSpec> &specs = runner.getInputs();
+  auto isInput = [&](const std::string &name) {
+    return std::any_of(specs.begin(), specs.end(),
+                       [&](const rt::TensorSpec &s) { return s.name == name; });
+  };
+  for (const auto *map : {&opts.inputs, &opts.binds})
+    for (const auto &kv : *map)
+      if (!isInput(kv.first)) {
+        std::string names;
+        for (const rt::TensorSpec &s : specs)
+          names += (names.empty() ? "" : ", ") + s.name;
+        return rt::Status::failure("'" + kv.first + "' is not an input of '" +
+                                   entry + "' (inputs: " +
+                                   (names.empty() ? "none" : names) + ")");
+      }
+
+  std::vector<rt::HostArray> inputs;
+  std::mt19937_64 rng(opts.randomSeed.value_or(0));
+  std::string error;
+  for (const rt::TensorSpec &spec : specs) {
+    if (auto it = opts.binds.find(spec.name); it != opts.binds.end()) {
+      std::optional<rt::HostArray> bound =
+          rt::parseArraySpec(it->second, error);
+      if (!bound)
+        return rt::Status::failure("--bind " + spec.name + ": " + error);
+      if (bound->describe() != spec.describe())
+        return rt::Status::failure("--bind " + spec.name + "=" + it->second +
+                                   " does not match the input type " +
+                                   spec.describe());
+    }
+    if (auto it = opts.inputs.find(spec.name); it != opts.inputs.end()) {
+      std::optional<rt::HostArray> array = rt::readNpy(it->second, error);
+      if (!array)
+        return rt::Status::failure(error);
+      // NumPy has no bfloat16: a float32 file feeds a bf16 input, rounded.
+      if (spec.dtype == rt::DType::bf16 && array->dtype == rt::DType::f32 &&
+          array->shape == spec.shape) {
+        rt::HostArray rounded;
+        rounded.dtype = rt::DType::bf16;
+        rounded.shape = spec.shape;
+        rounded.bytes.assign(spec.getByteSize(), 0);
+        for (int64_t i = 0, e = spec.getNumElements(); i < e; ++i)
+          rt::setElementFromDouble(rounded, i,
+                                   rt::getElementAsDouble(*array, i));
+        array = std::move(rounded);
+      }
+      if (!spec.matches(*array))
+        return rt::Status::failure("input '" + spec.name + "' must be " +
+                                   spec.describe() + ", but '" + it->second +
+                                   "' holds " + array->describe());
+      inputs.push_back(std::move(*array));
+    } else if (opts.randomSeed) {
+      inputs.push_back(randomArray(spec, rng));
+    } else {
+      return rt::Status::failure("missing input '" + spec.name + "' (" +
+                                 spec.describe() + "): pass --input " +
+                                 spec.name + "=FILE.npy or --random-inputs");
+    }
+  }
+  return inputs;
 }
 } // namespace
 
@@ -290,143 +305,95 @@ int main(int argc, char **argv) {
   if (std::optional<std::string> err = parseArgs(argc, argv, opts))
     return fail(*err);
   if (opts.listDevices) {
-    llvm::outs() << "reference  the reference interpreter (exact, slow; "
-                    "the test oracle)\n";
+    for (const rt::DeviceInfo &d : rt::listDevices())
+      std::printf("%-10s %s\n", d.name.str().c_str(), d.description.c_str());
+    if (canOpenSources())
+      std::printf("%-10s %s\n", "reference",
+                  "the reference interpreter (exact and slow; the test "
+                  "oracle)");
     return 0;
   }
   if (opts.file.empty())
     return fail("no input file (see --help)");
   if (opts.device.empty()) {
-    const char *env = std::getenv("PLAIDML_DEVICE");
-    opts.device = env && *env ? env : "cpu";
+    rt::StatusOr<std::string> device = rt::getDefaultDeviceName();
+    if (!device.ok())
+      return fail(device.message());
+    opts.device = *device;
   }
-  if (opts.device != "reference")
-    return fail("device '" + opts.device +
-                "' is not available in this build (available: reference)");
-
-  auto compileStart = std::chrono::steady_clock::now();
-  DialectRegistry registry;
-  registry.insert<func::FuncDialect, mlir::plaidml::tile::TileDialect>();
-  MLIRContext context(registry);
-  // Diagnostics name the op by its location in the user's file; the
-  // generic dump of the op would only repeat it.
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  std::string errorMessage;
-  auto file = llvm::MemoryBuffer::getFile(opts.file);
-  if (!file)
-    return fail("cannot read '" + opts.file + "': " + file.getError().message());
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-  // Parse errors print as "file:line:col: error: ..." through this handler.
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("cannot parse '" + opts.file + "'");
-  double compileMs = millisecondsSince(compileStart);
-
-  SmallVector<func::FuncOp> funcs;
-  for (auto f : module->getOps<func::FuncOp>())
-    if (!f.isExternal())
-      funcs.push_back(f);
-  func::FuncOp entry;
-  if (!opts.entry.empty()) {
-    entry = module->lookupSymbol<func::FuncOp>(opts.entry);
-    if (!entry)
-      return fail("no function '" + opts.entry + "' in '" + opts.file + "'");
-  } else if (funcs.size() == 1) {
-    entry = funcs.front();
-  } else if (!(entry = module->lookupSymbol<func::FuncOp>("main"))) {
-    std::string names;
-    for (auto f : funcs)
-      names += (names.empty() ? "" : ", ") + f.getSymName().str();
-    return fail("'" + opts.file + "' has " + std::to_string(funcs.size()) +
-                " functions (" + names + "); pick one with --entry");
+  if (opts.device == "reference") {
+    if (!canOpenSources())
+      return fail("device 'reference' (the reference interpreter) needs the "
+                  "compiler, which this runtime-only build lacks");
+  } else if (rt::StatusOr<rt::DeviceName> d = rt::parseDeviceName(opts.device);
+             !d.ok()) {
+    return fail(d.message());
   }
+  struct stat st;
+  if (stat(opts.file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return fail("cannot read '" + opts.file + "': no such file");
 
-  // Bind inputs arg0, arg1, ... in argument order.
-  FunctionType fnType = entry.getFunctionType();
-  std::vector<reference::Buffer> inputs;
-  std::mt19937_64 rng(opts.randomSeed.value_or(0));
-  for (auto [i, argType] : llvm::enumerate(fnType.getInputs())) {
-    std::string name = "arg" + std::to_string(i);
-    auto type = dyn_cast<RankedTensorType>(argType);
-    if (!type || !type.hasStaticShape())
-      return fail("argument '" + name + "' of '" + opts.entry +
-                  "' is not a statically shaped tensor");
-    if (auto it = opts.binds.find(name); it != opts.binds.end()) {
-      std::optional<HostArray> spec = parseArraySpec(it->second, errorMessage);
-      if (!spec)
-        return fail("--bind " + name + ": " + errorMessage);
-      if (spec->describe() != describe(type))
-        return fail("--bind " + name + "=" + it->second +
-                    " does not match the argument type " + describe(type));
-    }
-    if (auto it = opts.inputs.find(name); it != opts.inputs.end()) {
-      FailureOr<reference::Buffer> buffer =
-          loadInput(name, type, it->second, errorMessage);
-      if (failed(buffer))
-        return fail(errorMessage);
-      inputs.push_back(std::move(*buffer));
-    } else if (opts.randomSeed) {
-      inputs.push_back(randomBuffer(type, rng));
-    } else {
-      return fail("missing input '" + name + "' (" + describe(type) +
-                  "): pass --input " + name + "=FILE.npy or --random-inputs");
-    }
-  }
-  for (auto &kv : llvm::concat<std::pair<const std::string, std::string>>(
-           opts.inputs, opts.binds)) {
-    std::string_view n = kv.first;
-    bool known = n.rfind("arg", 0) == 0 && n.size() > 3 &&
-                 n.find_first_not_of("0123456789", 3) == std::string::npos &&
-                 std::stoull(std::string(n.substr(3))) < fnType.getNumInputs();
-    if (!known)
-      return fail("'" + kv.first + "' is not an input of '" +
-                  entry.getSymName().str() + "' (inputs are arg0..arg" +
-                  std::to_string(fnType.getNumInputs() - 1) + ")");
-  }
+  double compileMs = 0;
+  rt::StatusOr<std::unique_ptr<Runner>> runner =
+      isArtifact(opts.file)
+          ? openArtifact(opts.file, opts.entry, opts.device)
+          : openSource(opts.file, opts.entry, opts.device, compileMs);
+  if (!runner.ok())
+    return fail(runner.message());
+  std::string entryName = opts.entry.empty() ? "the entry" : opts.entry;
 
-  // Run: warm-up runs, then timed ones (at least one run in any case).
-  FailureOr<std::vector<reference::Buffer>> results = failure();
+  rt::StatusOr<std::vector<rt::HostArray>> inputs =
+      bindInputs(**runner, opts, entryName);
+  if (!inputs.ok())
+    return fail(inputs.message());
+  if (rt::Status s = (*runner)->prepare(*inputs); !s.ok())
+    return fail(s.message());
+
+  // Warm-up runs, then timed ones (at least one run in any case).
   std::vector<double> times;
   int64_t runs = std::max<int64_t>(opts.repeat, 1);
   for (int64_t r = 0; r < opts.warmup + runs; ++r) {
     auto start = std::chrono::steady_clock::now();
-    results = reference::evaluate(entry, inputs);
-    if (failed(results))
-      return fail("running '" + entry.getSymName().str() + "' failed");
+    if (rt::Status s = (*runner)->execute(); !s.ok())
+      return fail(s.message());
     if (r >= opts.warmup)
       times.push_back(millisecondsSince(start));
   }
   if (opts.repeat > 0) {
     std::sort(times.begin(), times.end());
-    double median = times.size() % 2
-                        ? times[times.size() / 2]
-                        : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
-    llvm::outs() << "compile: " << llvm::format("%.3f", compileMs) << " ms\n";
-    llvm::outs() << "run: min " << llvm::format("%.3f", times.front())
-                 << " ms, median " << llvm::format("%.3f", median)
-                 << " ms, max " << llvm::format("%.3f", times.back())
-                 << " ms over " << times.size() << " runs\n";
+    size_t n = times.size();
+    double median =
+        n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    std::printf("compile: %.3f ms\n", compileMs);
+    std::printf("run: min %.3f ms, median %.3f ms, max %.3f ms over %zu runs\n",
+                times.front(), median, times.back(), n);
   }
 
   if (!opts.outputDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(opts.outputDir))
-      return fail("cannot create output directory '" + opts.outputDir +
-                  "': " + ec.message());
+    std::string path;
+    for (size_t i = 0; i <= opts.outputDir.size(); ++i) {
+      if (i == opts.outputDir.size() || opts.outputDir[i] == '/') {
+        path = opts.outputDir.substr(0, i);
+        if (!path.empty() && mkdir(path.c_str(), 0777) != 0 && errno != EEXIST)
+          return fail("cannot create output directory '" + path + "'");
+      }
+    }
+    if (stat(opts.outputDir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      return fail("output directory '" + opts.outputDir +
+                  "' is not a directory");
   }
-  for (auto [i, buffer] : llvm::enumerate(*results)) {
-    std::string name = "result" + std::to_string(i);
-    HostArray array = toHostArray(buffer);
+  std::vector<rt::HostArray> results = (*runner)->getResults();
+  for (size_t i = 0; i < results.size(); ++i) {
+    const std::string &name = (*runner)->getOutputs()[i].name;
     if (opts.print) {
-      llvm::outs() << name << ": " << array.describe() << "\n";
-      printArray(llvm::outs(), array);
+      std::printf("%s: %s\n", name.c_str(), results[i].describe().c_str());
+      printArray(results[i]);
     }
     if (!opts.outputDir.empty()) {
-      llvm::SmallString<256> path(opts.outputDir);
-      llvm::sys::path::append(path, name + ".npy");
-      if (!writeNpy(std::string(path), array, errorMessage))
-        return fail(errorMessage);
+      std::string error;
+      if (!rt::writeNpy(opts.outputDir + "/" + name + ".npy", results[i],
+                        error))
+        return fail(error);
     }
   }
   return 0;

@@ -83,6 +83,11 @@ bool writeNpy(const std::string &path, const HostArray &array,
 /// Converts element `i` of `array` to double (for printing and comparisons).
 double getElementAsDouble(const HostArray &array, int64_t i);
 
+/// Stores `value` as element `i` of `array`: floats round to nearest even
+/// (f16/bf16 included), integers truncate toward zero and wrap to their
+/// width, i1 stores `value != 0`.
+void setElementFromDouble(HostArray &array, int64_t i, double value);
+
 } // namespace plaidml::rt
 
 #endif // PLAIDML_RUNTIME_HOSTARRAY_H

@@ -62,9 +62,9 @@ func.func @unbounded() -> tensor<2xf32> {
 // MISSING: plaidml-run: error: missing input 'arg0' (2x2xf32): pass --input arg0=FILE.npy or --random-inputs
 // NOFILE: plaidml-run: error: cannot open '{{.*}}.missing.npy'
 // BADNPY: plaidml-run: error: '{{.*}}.bad.npy' is not a readable .npy file: missing the \x93NUMPY magic
-// UNKNOWN: plaidml-run: error: 'arg7' is not an input of 'needs_input' (inputs are arg0..arg0)
-// BIND: plaidml-run: error: --bind arg0=3xf32 does not match the argument type 2x2xf32
-// DEVICE: plaidml-run: error: device 'nosuch' is not available in this build (available: reference)
+// UNKNOWN: plaidml-run: error: 'arg7' is not an input of 'needs_input' (inputs: arg0)
+// BIND: plaidml-run: error: --bind arg0=3xf32 does not match the input type 2x2xf32
+// DEVICE: plaidml-run: error: invalid device name 'nosuch' (expected cpu, vulkan:N or opencl:N)
 // OPTION: plaidml-run: error: unknown option '--frobnicate' (see --help)
 // REPEAT: plaidml-run: error: --repeat needs a non-negative count
 // NOMLIR: plaidml-run: error: cannot read '{{.*}}.nonexistent.mlir'

@@ -1,0 +1,58 @@
+//===- Runner.h - What plaidml-run executes ----------------------*- C++ -*-===//
+//
+// plaidml-run treats every program the same way once it is open: a list of
+// input and output specs, a prepare step that takes the inputs, an execute
+// step (the part --repeat times) and the outputs. An artifact opens through
+// the runtime alone; a source file (.mlir) needs the compiler and opens
+// either in the reference interpreter or by compiling it to an artifact.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_TOOLS_PLAIDML_RUN_RUNNER_H
+#define PLAIDML_TOOLS_PLAIDML_RUN_RUNNER_H
+
+#include "plaidml/Runtime/HostArray.h"
+#include "plaidml/Runtime/Manifest.h"
+#include "plaidml/Runtime/Status.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace plaidml::run {
+
+/// One entry point of a program, ready to run on one device.
+class Runner {
+public:
+  virtual ~Runner() = default;
+
+  /// The entry's inputs (arg0, arg1, ...) and outputs (result0, ...).
+  virtual const std::vector<rt::TensorSpec> &getInputs() const = 0;
+  virtual const std::vector<rt::TensorSpec> &getOutputs() const = 0;
+  /// Takes the inputs; they match getInputs().
+  virtual rt::Status prepare(const std::vector<rt::HostArray> &inputs) = 0;
+  /// Runs the entry once on the prepared inputs.
+  virtual rt::Status execute() = 0;
+  /// The outputs of the last execute().
+  virtual std::vector<rt::HostArray> getResults() const = 0;
+};
+
+/// Opens entry `entry` ("" = the only one) of the artifact at `path` for
+/// device `device`.
+rt::StatusOr<std::unique_ptr<Runner>>
+openArtifact(const std::string &path, const std::string &entry,
+             const std::string &device);
+
+/// Whether this build can open source programs (it has the compiler).
+bool canOpenSources();
+
+/// Opens entry `entry` of the source program at `path` for `device`:
+/// "reference" interprets it, other devices compile it (through the compile
+/// cache). `compileMs` receives the compile time (0 on a cache hit).
+rt::StatusOr<std::unique_ptr<Runner>>
+openSource(const std::string &path, const std::string &entry,
+           const std::string &device, double &compileMs);
+
+} // namespace plaidml::run
+
+#endif // PLAIDML_TOOLS_PLAIDML_RUN_RUNNER_H

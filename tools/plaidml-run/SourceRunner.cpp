@@ -1,0 +1,218 @@
+//===- SourceRunner.cpp - Open source programs with the compiler ----------===//
+//
+// Opens .mlir programs: parses them, picks the entry function, and either
+// evaluates it with the reference interpreter (device `reference`) or
+// compiles it into an artifact through the compile cache and hands that to
+// the runtime. Only in builds with the compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runner.h"
+
+#include "plaidml/Dialect/Tile/IR/TileOps.h"
+#include "plaidml/Reference/Interpreter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace ::plaidml::run;
+namespace rt = ::plaidml::rt;
+namespace reference = mlir::plaidml::reference;
+
+namespace {
+std::optional<rt::DType> toDType(Type type) {
+  if (auto intTy = dyn_cast<IntegerType>(type)) {
+    bool u = intTy.isUnsigned();
+    switch (intTy.getWidth()) {
+    case 1:
+      return rt::DType::i1;
+    case 8:
+      return u ? rt::DType::ui8 : rt::DType::si8;
+    case 16:
+      return u ? rt::DType::ui16 : rt::DType::si16;
+    case 32:
+      return u ? rt::DType::ui32 : rt::DType::si32;
+    case 64:
+      return u ? rt::DType::ui64 : rt::DType::si64;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (type.isF16())
+    return rt::DType::f16;
+  if (type.isBF16())
+    return rt::DType::bf16;
+  if (type.isF32())
+    return rt::DType::f32;
+  if (type.isF64())
+    return rt::DType::f64;
+  return std::nullopt;
+}
+
+/// Specs named `prefix`0, `prefix`1, ... for `types`.
+rt::StatusOr<std::vector<rt::TensorSpec>> toSpecs(TypeRange types,
+                                                  const std::string &prefix,
+                                                  StringRef function) {
+  std::vector<rt::TensorSpec> specs;
+  for (auto [i, type] : llvm::enumerate(types)) {
+    rt::TensorSpec spec;
+    spec.name = prefix + std::to_string(i);
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    std::optional<rt::DType> dtype =
+        tensor ? toDType(tensor.getElementType()) : std::nullopt;
+    if (!tensor || !tensor.hasStaticShape() || !dtype)
+      return rt::Status::failure(
+          "'" + spec.name + "' of '" + function.str() +
+          "' is not a statically shaped tensor of a Tile element type");
+    spec.dtype = *dtype;
+    spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+/// A parsed program: the context and module outlive every Runner on them.
+/// Members are destroyed in reverse order: the module and the diagnostic
+/// handler go before the context.
+struct ParsedProgram {
+  std::unique_ptr<MLIRContext> context;
+  llvm::SourceMgr sourceMgr;
+  // Errors print as "file:line:col: error: ..." with the source line, at
+  // parse time and at run time (the reference interpreter's errors).
+  std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp entry;
+};
+
+rt::StatusOr<std::unique_ptr<ParsedProgram>>
+parseProgram(const std::string &path, const std::string &entryName) {
+  auto parsed = std::make_unique<ParsedProgram>();
+  DialectRegistry registry;
+  registry.insert<func::FuncDialect, mlir::plaidml::tile::TileDialect>();
+  parsed->context = std::make_unique<MLIRContext>(registry);
+  // Diagnostics name the op by its location in the user's file; a dump of
+  // the op would only repeat it.
+  parsed->context->printOpOnDiagnostic(false);
+
+  auto file = llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    return rt::Status::failure("cannot read '" + path +
+                               "': " + file.getError().message());
+  parsed->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  parsed->diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
+      parsed->sourceMgr, parsed->context.get());
+  parsed->module =
+      parseSourceFile<ModuleOp>(parsed->sourceMgr, parsed->context.get());
+  if (!parsed->module)
+    return rt::Status::failure("cannot parse '" + path + "'");
+
+  SmallVector<func::FuncOp> funcs;
+  for (auto f : parsed->module->getOps<func::FuncOp>())
+    if (!f.isExternal())
+      funcs.push_back(f);
+  if (!entryName.empty()) {
+    parsed->entry = parsed->module->lookupSymbol<func::FuncOp>(entryName);
+    if (!parsed->entry)
+      return rt::Status::failure("no function '" + entryName + "' in '" +
+                                 path + "'");
+  } else if (funcs.size() == 1) {
+    parsed->entry = funcs.front();
+  } else if (!(parsed->entry =
+                   parsed->module->lookupSymbol<func::FuncOp>("main"))) {
+    std::string names;
+    for (auto f : funcs)
+      names += (names.empty() ? "" : ", ") + f.getSymName().str();
+    return rt::Status::failure("'" + path + "' has " +
+                               std::to_string(funcs.size()) + " functions (" +
+                               names + "); pick one with --entry");
+  }
+  return parsed;
+}
+
+/// Runs a parsed program in the reference interpreter.
+class ReferenceRunner : public Runner {
+public:
+  ReferenceRunner(std::unique_ptr<ParsedProgram> program,
+                  std::vector<rt::TensorSpec> inputs,
+                  std::vector<rt::TensorSpec> outputs)
+      : program(std::move(program)), inputSpecs(std::move(inputs)),
+        outputSpecs(std::move(outputs)) {}
+
+  const std::vector<rt::TensorSpec> &getInputs() const override {
+    return inputSpecs;
+  }
+  const std::vector<rt::TensorSpec> &getOutputs() const override {
+    return outputSpecs;
+  }
+  rt::Status prepare(const std::vector<rt::HostArray> &inputs) override {
+    buffers.clear();
+    for (auto [array, type] :
+         llvm::zip_equal(inputs, program->entry.getArgumentTypes())) {
+      reference::Buffer buffer(cast<RankedTensorType>(type));
+      if (failed(buffer.fromBytes(array.bytes)))
+        return rt::Status::failure("input of " + array.describe() +
+                                   " has the wrong byte size");
+      buffers.push_back(std::move(buffer));
+    }
+    return rt::Status::success();
+  }
+  rt::Status execute() override {
+    FailureOr<std::vector<reference::Buffer>> out =
+        reference::evaluate(program->entry, buffers);
+    if (failed(out))
+      return rt::Status::failure("running '" +
+                                 program->entry.getSymName().str() +
+                                 "' failed");
+    results = std::move(*out);
+    return rt::Status::success();
+  }
+  std::vector<rt::HostArray> getResults() const override {
+    std::vector<rt::HostArray> arrays;
+    for (auto [buffer, spec] : llvm::zip_equal(results, outputSpecs)) {
+      rt::HostArray array;
+      array.dtype = spec.dtype;
+      array.shape = spec.shape;
+      array.bytes = buffer.toBytes();
+      arrays.push_back(std::move(array));
+    }
+    return arrays;
+  }
+
+private:
+  std::unique_ptr<ParsedProgram> program;
+  std::vector<rt::TensorSpec> inputSpecs, outputSpecs;
+  std::vector<reference::Buffer> buffers, results;
+};
+} // namespace
+
+namespace plaidml::run {
+bool canOpenSources() { return true; }
+
+rt::StatusOr<std::unique_ptr<Runner>>
+openSource(const std::string &path, const std::string &entry,
+                         const std::string &device, double &compileMs) {
+  compileMs = 0;
+  if (device != "reference")
+    return rt::Status::failure("compiling for device '" + device +
+                               "' is not available in this build yet "
+                               "(available: reference)");
+  rt::StatusOr<std::unique_ptr<ParsedProgram>> program =
+      parseProgram(path, entry);
+  if (!program.ok())
+    return program.status();
+  func::FuncOp fn = (*program)->entry;
+  StringRef name = fn.getSymName();
+  auto inputs = toSpecs(fn.getArgumentTypes(), "arg", name);
+  if (!inputs.ok())
+    return inputs.status();
+  auto outputs = toSpecs(fn.getResultTypes(), "result", name);
+  if (!outputs.ok())
+    return outputs.status();
+  return std::unique_ptr<Runner>(new ReferenceRunner(
+      std::move(*program), std::move(*inputs), std::move(*outputs)));
+}
+} // namespace plaidml::run
