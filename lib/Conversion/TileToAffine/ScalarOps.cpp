@@ -375,14 +375,15 @@ Value tile_to_affine::buildUnary(OpBuilder &b, Location loc, StringRef name,
     return arith::XOrIOp::create(b, loc, truthy, one);
   }
   if (isa<FloatType>(type)) {
-    Value zero = floatConst(b, loc, type, 0.0);
     if (name == "neg")
       return arith::NegFOp::create(b, loc, x);
     if (name == "abs")
       return math::AbsFOp::create(b, loc, x);
-    if (name == "relu") // keeps NaN and -0.0, like the reference's max(x, 0)
+    if (name == "relu") { // keeps NaN and -0.0, like the reference's max(x, 0)
+      Value zero = floatConst(b, loc, type, 0.0);
       return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OLT, x, zero),
                     zero, x);
+    }
     if (name == "sqrt")
       return math::SqrtOp::create(b, loc, x);
     if (name == "floor")
@@ -414,8 +415,10 @@ Value tile_to_affine::buildUnary(OpBuilder &b, Location loc, StringRef name,
     });
   }
   Type t = x.getType();
-  Value zero = intConst(b, loc, t, 0);
   bool isUnsigned = isUnsignedLike(type);
+  if (name == "bit_not")
+    return arith::XOrIOp::create(b, loc, x, intConst(b, loc, t, -1));
+  Value zero = intConst(b, loc, t, 0);
   if (name == "neg")
     return arith::SubIOp::create(b, loc, zero, x);
   if (name == "abs") {
@@ -424,11 +427,8 @@ Value tile_to_affine::buildUnary(OpBuilder &b, Location loc, StringRef name,
     Value negative = cmpi(b, loc, arith::CmpIPredicate::slt, x, zero);
     return select(b, loc, negative, arith::SubIOp::create(b, loc, zero, x), x);
   }
-  if (name == "relu") {
-    if (isUnsigned)
-      return x;
-    return arith::MaxSIOp::create(b, loc, x, zero);
-  }
-  assert(name == "bit_not" && "unknown integer unary op");
-  return arith::XOrIOp::create(b, loc, x, intConst(b, loc, t, -1));
+  assert(name == "relu" && "unknown integer unary op");
+  if (isUnsigned)
+    return x;
+  return arith::MaxSIOp::create(b, loc, x, zero);
 }
