@@ -64,7 +64,11 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
     }
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
+      // Before the function that uses it, so globals read in program order.
+      Operation *parent = op->getParentOp();
+      while (parent->getParentOp() != module)
+        parent = parent->getParentOp();
+      rewriter.setInsertionPoint(parent);
       memref::GlobalOp::create(rewriter, op.getLoc(), name,
                                rewriter.getStringAttr("private"), type, dense,
                                /*constant=*/true, /*alignment=*/IntegerAttr());
