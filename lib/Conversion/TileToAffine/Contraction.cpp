@@ -78,13 +78,12 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
     Type initType = getTileElementType(op.getInit());
     AffineMap initMap = getBroadcastMap(
         cast<MemRefType>(init.getType()).getShape(), shape, ctx);
-    buildParallelNest(rewriter, loc, shape,
-                      [&](OpBuilder &b, Location l, ValueRange ivs) {
-                        Value v =
-                            affine::AffineLoadOp::create(b, l, init, initMap, ivs);
-                        v = buildConversion(b, l, v, initType, outType);
-                        affine::AffineStoreOp::create(b, l, v, out, ivs);
-                      });
+    buildParallelNest(
+        rewriter, loc, shape, [&](OpBuilder &b, Location l, ValueRange ivs) {
+          Value v = affine::AffineLoadOp::create(b, l, init, initMap, ivs);
+          v = buildConversion(b, l, v, initType, outType);
+          affine::AffineStoreOp::create(b, l, v, out, ivs);
+        });
 
     ArrayRef<int64_t> lbs = *op.getLowerBounds();
     ArrayRef<int64_t> ubs = *op.getUpperBounds();
@@ -134,7 +133,8 @@ private:
     for (unsigned d = 0; d < numIdxs; ++d) {
       if (ivs[d])
         continue;
-      auto loop = affine::AffineForOp::create(rewriter, loc, lbs[d], ubs[d] + 1);
+      auto loop =
+          affine::AffineForOp::create(rewriter, loc, lbs[d], ubs[d] + 1);
       ivs[d] = loop.getInductionVar();
       rewriter.setInsertionPointToStart(loop.getBody());
     }
@@ -145,8 +145,9 @@ private:
     }
 
     SmallVector<Value> elements;
-    for (auto [buffer, map] : llvm::zip_equal(
-             adaptor.getInputs(), op.getSrcs().getAsValueRange<AffineMapAttr>()))
+    for (auto [buffer, map] :
+         llvm::zip_equal(adaptor.getInputs(),
+                         op.getSrcs().getAsValueRange<AffineMapAttr>()))
       elements.push_back(
           affine::AffineLoadOp::create(rewriter, loc, buffer, map, ivs));
     Value value = buildCombination(rewriter, loc, op, elements, outType);
@@ -167,7 +168,8 @@ private:
         kind = BinaryKind::Min;
         break;
       }
-      Value current = affine::AffineLoadOp::create(rewriter, loc, out, sink, ivs);
+      Value current =
+          affine::AffineLoadOp::create(rewriter, loc, out, sink, ivs);
       value = buildBinary(rewriter, loc, kind, current, value, outType);
     }
     affine::AffineStoreOp::create(rewriter, loc, value, out, sink, ivs);

@@ -53,8 +53,7 @@ LogicalResult lowerElementwise(Operation *op, ValueRange buffers,
 }
 
 /// neg, abs, relu, exp, ..., bit_not, logical_not.
-template <typename OpTy>
-struct UnaryLowering : OpConversionPattern<OpTy> {
+template <typename OpTy> struct UnaryLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult
@@ -62,11 +61,11 @@ struct UnaryLowering : OpConversionPattern<OpTy> {
                   ConversionPatternRewriter &rewriter) const override {
     StringRef name = op->getName().stripDialect();
     Type type = getTileElementType(op.getOperand());
-    return lowerElementwise(
-        op, adaptor.getOperands(), rewriter, *this->getTypeConverter(),
-        [&](OpBuilder &b, Location loc, ValueRange x) {
-          return buildUnary(b, loc, name, x[0], type);
-        });
+    return lowerElementwise(op, adaptor.getOperands(), rewriter,
+                            *this->getTypeConverter(),
+                            [&](OpBuilder &b, Location loc, ValueRange x) {
+                              return buildUnary(b, loc, name, x[0], type);
+                            });
   }
 };
 
@@ -92,8 +91,7 @@ struct BinaryLowering : OpConversionPattern<OpTy> {
 };
 
 /// logical_and / or / xor on the truthiness of each operand in its own type.
-template <typename OpTy>
-struct LogicalLowering : OpConversionPattern<OpTy> {
+template <typename OpTy> struct LogicalLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult
@@ -168,11 +166,11 @@ struct CastLowering : OpConversionPattern<CastOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type from = getTileElementType(op.getOperand());
     Type to = getTileElementType(op.getResult());
-    return lowerElementwise(
-        op, adaptor.getOperands(), rewriter, *getTypeConverter(),
-        [&](OpBuilder &b, Location loc, ValueRange x) {
-          return buildConversion(b, loc, x[0], from, to);
-        });
+    return lowerElementwise(op, adaptor.getOperands(), rewriter,
+                            *getTypeConverter(),
+                            [&](OpBuilder &b, Location loc, ValueRange x) {
+                              return buildConversion(b, loc, x[0], from, to);
+                            });
   }
 };
 } // namespace
@@ -180,15 +178,13 @@ struct CastLowering : OpConversionPattern<CastOp> {
 void tile_to_affine::populateElementwisePatterns(TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>,
-               UnaryLowering<ReluOp>, UnaryLowering<ExpOp>,
-               UnaryLowering<LogOp>, UnaryLowering<SqrtOp>,
-               UnaryLowering<TanhOp>, UnaryLowering<SinOp>,
-               UnaryLowering<CosOp>, UnaryLowering<FloorOp>,
-               UnaryLowering<CeilOp>, UnaryLowering<RoundOp>,
-               UnaryLowering<ErfOp>, UnaryLowering<SigmoidOp>,
-               UnaryLowering<BitNotOp>, UnaryLowering<LogicalNotOp>>(converter,
-                                                                      ctx);
+  patterns.add<
+      UnaryLowering<NegOp>, UnaryLowering<AbsOp>, UnaryLowering<ReluOp>,
+      UnaryLowering<ExpOp>, UnaryLowering<LogOp>, UnaryLowering<SqrtOp>,
+      UnaryLowering<TanhOp>, UnaryLowering<SinOp>, UnaryLowering<CosOp>,
+      UnaryLowering<FloorOp>, UnaryLowering<CeilOp>, UnaryLowering<RoundOp>,
+      UnaryLowering<ErfOp>, UnaryLowering<SigmoidOp>, UnaryLowering<BitNotOp>,
+      UnaryLowering<LogicalNotOp>>(converter, ctx);
   patterns.add<BinaryLowering<AddOp, BinaryKind::Add>,
                BinaryLowering<SubOp, BinaryKind::Sub>,
                BinaryLowering<MulOp, BinaryKind::Mul>,

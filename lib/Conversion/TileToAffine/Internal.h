@@ -1,4 +1,5 @@
-//===- Internal.h - Shared pieces of the Tile to affine lowering -*- C++ -*-===//
+//===- Internal.h - Shared pieces of the Tile to affine lowering -*- C++
+//-*-===//
 //
 // Declarations shared by the files of convert-tile-to-affine: the scalar
 // semantics of Tile element types on signless arith values (ScalarOps.cpp),
@@ -28,7 +29,19 @@ namespace mlir::plaidml::tile_to_affine {
 
 /// The arithmetic shared by elementwise ops and contraction aggregations.
 enum class BinaryKind {
-  Add, Sub, Mul, Div, Mod, Pow, Max, Min, BitAnd, BitOr, BitXor, Shl, Shr
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Pow,
+  Max,
+  Min,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr
 };
 
 /// Element type of a ranked tensor (the Tile type, with its signedness).

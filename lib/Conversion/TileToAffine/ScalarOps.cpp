@@ -59,8 +59,7 @@ Value floatConstRounded(OpBuilder &b, Location loc, FloatType type,
                         double value, bool &isInf) {
   APFloat f(value);
   bool losesInfo;
-  f.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-            &losesInfo);
+  f.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
   isInf = f.isInfinity();
   return arith::ConstantOp::create(b, loc, FloatAttr::get(type, f));
 }
@@ -113,8 +112,8 @@ Value buildFloatToInt(OpBuilder &b, Location loc, Value v, FloatType from,
   Value conv = arith::FPToSIOp::create(b, loc, intTy, safe);
   Value max = intConst(b, loc, intTy, APInt::getSignedMaxValue(w));
   Value min = intConst(b, loc, intTy, APInt::getSignedMinValue(w));
-  Value low = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OLE, v, lo),
-                     min, conv);
+  Value low =
+      select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OLE, v, lo), min, conv);
   return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OGE, v, hi), max,
                 low);
 }

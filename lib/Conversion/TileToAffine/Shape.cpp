@@ -106,8 +106,8 @@ struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
     Value dest = getResultBuffer(rewriter, op, type);
     buildParallelNest(rewriter, op.getLoc(), shape,
                       [&](OpBuilder &b, Location loc, ValueRange ivs) {
-                        Value v =
-                            affine::AffineLoadOp::create(b, loc, src, srcMap, ivs);
+                        Value v = affine::AffineLoadOp::create(b, loc, src,
+                                                               srcMap, ivs);
                         affine::AffineStoreOp::create(b, loc, v, dest, ivs);
                       });
     rewriter.replaceOp(op, dest);
@@ -150,18 +150,18 @@ struct IndexLowering : OpConversionPattern<IndexOp> {
 /// Loads the index element of `indices` (shape `idxShape`) at the
 /// positions `ivs[axis, axis + rank)` and widens it to i64 by the Tile index
 /// type's signedness.
-Value loadIndexAsI64(OpBuilder &b, Location loc, Value indices,
-                     Type indexType, ValueRange ivs, unsigned axis) {
+Value loadIndexAsI64(OpBuilder &b, Location loc, Value indices, Type indexType,
+                     ValueRange ivs, unsigned axis) {
   auto memrefType = cast<MemRefType>(indices.getType());
   unsigned rank = memrefType.getRank();
-  Value raw = affine::AffineLoadOp::create(
-      b, loc, indices, ValueRange(ivs.slice(axis, rank)));
+  Value raw = affine::AffineLoadOp::create(b, loc, indices,
+                                           ValueRange(ivs.slice(axis, rank)));
   Type i64 = b.getI64Type();
-  return buildConversion(b, loc, raw, indexType,
-                         isUnsignedLike(indexType)
-                             ? Type(IntegerType::get(b.getContext(), 64,
-                                                     IntegerType::Unsigned))
-                             : i64);
+  return buildConversion(
+      b, loc, raw, indexType,
+      isUnsignedLike(indexType)
+          ? Type(IntegerType::get(b.getContext(), 64, IntegerType::Unsigned))
+          : i64);
 }
 
 /// The coordinates `ivs[0, axis) ++ index ++ ivs[axis + indexRank, ...)`.
@@ -247,8 +247,8 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
           Value limit = arith::ConstantIntOp::create(b, l, at.getType(), size);
           Value inRange;
           if (isUnsignedLike(indexType)) {
-            inRange = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
-                                            at, limit);
+            inRange = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, at,
+                                            limit);
           } else {
             Value zero = arith::ConstantIntOp::create(b, l, at.getType(), 0);
             inRange = arith::AndIOp::create(
@@ -263,8 +263,7 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
           OpBuilder tb = ifOp.getThenBodyBuilder();
           Value index =
               arith::IndexCastOp::create(tb, l, tb.getIndexType(), at);
-          SmallVector<Value> coords =
-              spliceIndex(ivs, axis, indexRank, index);
+          SmallVector<Value> coords = spliceIndex(ivs, axis, indexRank, index);
           Value update = affine::AffineLoadOp::create(tb, l, updates, ivs);
           update = buildConversion(tb, l, update, updateType, resultType);
           Value current = memref::LoadOp::create(tb, l, dest, coords);
@@ -280,7 +279,6 @@ struct ScatterLowering : OpConversionPattern<ScatterOp> {
 
 void tile_to_affine::populateShapePatterns(TypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, ReshapeLowering, IndexLowering,
-               GatherLowering, ScatterLowering>(converter,
-                                                patterns.getContext());
+  patterns.add<ConstantLowering, ReshapeLowering, IndexLowering, GatherLowering,
+               ScatterLowering>(converter, patterns.getContext());
 }

@@ -58,9 +58,21 @@ void mlir::plaidml::configureTileToAffineConversionTarget(
   target.addLegalDialect<affine::AffineDialect, arith::ArithDialect,
                          math::MathDialect, memref::MemRefDialect,
                          scf::SCFDialect>();
+  // A function is converted once its signature holds no tensors and, when
+  // its body had Tile ops, it carries the calling-convention attributes (so a
+  // `() -> ()` function of Tile ops is still rewritten).
   target.addDynamicallyLegalOp<func::FuncOp>([](func::FuncOp func) {
     FunctionType type = func.getFunctionType();
-    return !hasTensorType(type.getInputs()) && !hasTensorType(type.getResults());
+    if (hasTensorType(type.getInputs()) || hasTensorType(type.getResults()))
+      return false;
+    if (func->hasAttr(kOutputsAttrName))
+      return true;
+    return !func.walk([](Operation *op) {
+                  return isa<tile::TileDialect>(op->getDialect())
+                             ? WalkResult::interrupt()
+                             : WalkResult::advance();
+                })
+                .wasInterrupted();
   });
   target.addDynamicallyLegalOp<func::ReturnOp>(
       [](func::ReturnOp ret) { return !hasTensorType(ret.getOperandTypes()); });

@@ -40,9 +40,8 @@ bool isStaticTensor(Type type) {
 /// Checks that `func` is a function the patterns can lower completely.
 LogicalResult checkLowerable(func::FuncOp func) {
   FunctionType type = func.getFunctionType();
-  bool onTensors =
-      llvm::any_of(type.getInputs(), llvm::IsaPred<TensorType>) ||
-      llvm::any_of(type.getResults(), llvm::IsaPred<TensorType>);
+  bool onTensors = llvm::any_of(type.getInputs(), llvm::IsaPred<TensorType>) ||
+                   llvm::any_of(type.getResults(), llvm::IsaPred<TensorType>);
   bool hasTileOps = false;
   func.walk([&](Operation *op) {
     hasTileOps |= isa<tile::TileDialect>(op->getDialect());
