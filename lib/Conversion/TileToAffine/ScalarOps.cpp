@@ -118,6 +118,28 @@ Value buildFloatToInt(OpBuilder &b, Location loc, Value v, FloatType from,
                 low);
 }
 
+/// f64 to bf16 with one rounding. LLVM truncates f64 -> bf16 through f32,
+/// which rounds twice (1 + 2^-8 + 2^-40 becomes 1, not 1 + 2^-7). So round
+/// to f32 toward zero, set the last bit when that was inexact (round to odd,
+/// which keeps the information a second rounding needs), then round to bf16.
+Value buildF64ToBF16(OpBuilder &b, Location loc, Value v) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value nearest = arith::TruncFOp::create(b, loc, f32, v);
+  Value back = arith::ExtFOp::create(b, loc, v.getType(), nearest);
+  Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
+  // |nearest| > |v|: step one ulp toward zero (the magnitude is in the bits).
+  Value absBack = math::AbsFOp::create(b, loc, back);
+  Value absV = math::AbsFOp::create(b, loc, v);
+  Value tooBig = cmpf(b, loc, arith::CmpFPredicate::OGT, absBack, absV);
+  Value one = intConst(b, loc, i32, 1);
+  bits = select(b, loc, tooBig, arith::SubIOp::create(b, loc, bits, one), bits);
+  // Inexact (or NaN): make the last bit sticky.
+  Value inexact = cmpf(b, loc, arith::CmpFPredicate::UNE, back, v);
+  bits = select(b, loc, inexact, arith::OrIOp::create(b, loc, bits, one), bits);
+  Value odd = arith::BitcastOp::create(b, loc, f32, bits);
+  return arith::TruncFOp::create(b, loc, b.getBF16Type(), odd);
+}
+
 /// Applies `fn` to `args` in `type`, or in f32 for f16 and bf16 with the
 /// result rounded back once.
 template <typename Fn>
@@ -249,6 +271,8 @@ Value tile_to_affine::buildConversion(OpBuilder &b, Location loc, Value v,
   }
   if (fromFloat.getWidth() < toFloat.getWidth())
     return arith::ExtFOp::create(b, loc, target, v);
+  if (fromFloat.isF64() && toFloat.isBF16())
+    return buildF64ToBF16(b, loc, v);
   return arith::TruncFOp::create(b, loc, target, v);
 }
 

@@ -225,3 +225,21 @@ func.func @pow(%a: tensor<3xsi32>, %b: tensor<3xsi32>, %x: tensor<3xf32>) -> (te
   %1 = tile.pow %x, %x : tensor<3xf32>
   return %0, %1 : tensor<3xsi32>, tensor<3xf32>
 }
+
+// -----
+
+// f64 -> bf16 rounds once: toward zero to f32 with a sticky last bit (round
+// to odd), then to bf16; a plain truncf would round twice through f32.
+
+// CHECK-LABEL: func.func @f64_to_bf16
+// CHECK: %[[X:.*]] = affine.load %{{.*}} : memref<2xf64>
+// CHECK-NEXT: %[[N:.*]] = arith.truncf %[[X]] : f64 to f32
+// CHECK-NEXT: %[[B:.*]] = arith.extf %[[N]] : f32 to f64
+// CHECK-NEXT: %[[BITS:.*]] = arith.bitcast %[[N]] : f32 to i32
+// CHECK: %[[INEXACT:.*]] = arith.cmpf une, %[[B]], %[[X]] : f64
+// CHECK: %[[ODD:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK-NEXT: arith.truncf %[[ODD]] : f32 to bf16
+func.func @f64_to_bf16(%x: tensor<2xf64>) -> tensor<2xbf16> {
+  %0 = tile.cast %x : tensor<2xf64> -> tensor<2xbf16>
+  return %0 : tensor<2xbf16>
+}
