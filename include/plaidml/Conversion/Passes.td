@@ -38,6 +38,12 @@ def ConvertTileToAffinePass : Pass<"convert-tile-to-affine", "ModuleOp"> {
       returned arguments, constants and values returned twice are copied.
       Intermediates are `memref.alloc`ed and deallocated before the return.
 
+    Upstream passes take the result to LLVM, e.g. `-lower-affine
+    -convert-scf-to-cf -convert-math-to-llvm -convert-math-to-libm
+    -expand-strided-metadata -finalize-memref-to-llvm -convert-arith-to-llvm
+    -convert-cf-to-llvm -convert-func-to-llvm -reconcile-unrealized-casts`
+    (`test/Integration/Cpu` runs that with `mlir-runner`).
+
     Input:
     ```mlir
     func.func @double(%a: tensor<4xsi32>) -> tensor<4xsi32> {
