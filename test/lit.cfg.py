@@ -25,6 +25,14 @@ config.substitutions.append(
 config.substitutions.append(("%python", sys.executable))
 
 llvm_config.use_default_substitutions()
+
+# The runtime libraries mlir-runner loads for printMemref* and friends, from
+# the LLVM installation whose tools run the tests.
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(("%mlir_runner_utils",
+                             os.path.join(llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(("%mlir_c_runner_utils",
+                             os.path.join(llvm_lib_dir, "libmlir_c_runner_utils.so")))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.plaidml_tools_dir, config.llvm_tools_dir]

@@ -6,6 +6,7 @@
 
 #include "plaidml/InitAll.h"
 
+#include "plaidml/Conversion/Passes.h"
 #include "plaidml/Dialect/Tile/IR/TileDialect.h"
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 
@@ -21,5 +22,6 @@ void mlir::plaidml::registerAllDialects(DialectRegistry &registry) {
 
 void mlir::plaidml::registerAllPasses() {
   tile::registerTilePasses();
+  registerPlaidMLConversionPasses();
   mlir::registerAllPasses();
 }

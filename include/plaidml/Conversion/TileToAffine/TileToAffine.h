@@ -1,0 +1,44 @@
+//===- TileToAffine.h - Tile to affine conversion ----------------*- C++
+//-*-===//
+//
+// The reusable pieces of convert-tile-to-affine, for compilers that build
+// their own conversion: the type converter (statically shaped tensors to
+// identity-layout memrefs with signless element types), the patterns that
+// rewrite Tile ops and Tile functions into affine loop nests on memrefs, and
+// the conversion target those patterns expect. The calling convention they
+// produce is docs/ABI.md section 1.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_CONVERSION_TILETOAFFINE_TILETOAFFINE_H
+#define PLAIDML_CONVERSION_TILETOAFFINE_TILETOAFFINE_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::plaidml {
+
+/// Converts `tensor<2x3xsi32>` to `memref<2x3xi32>`: same shape, identity
+/// layout, signless element type (i1 stays i1). Other types are unchanged.
+class TileToAffineTypeConverter : public TypeConverter {
+public:
+  TileToAffineTypeConverter();
+};
+
+/// Attribute names of the calling convention (docs/ABI.md section 1).
+inline constexpr llvm::StringLiteral kEntryAttrName = "plaidml.entry";
+inline constexpr llvm::StringLiteral kInputsAttrName = "plaidml.inputs";
+inline constexpr llvm::StringLiteral kOutputsAttrName = "plaidml.outputs";
+
+/// Adds the patterns that lower every Tile op, the signature of functions
+/// on tensors, and their func.return. Every tile.contract must carry the
+/// bounds of tile-compute-bounds (the pattern does not match otherwise).
+void populateTileToAffineConversionPatterns(TypeConverter &typeConverter,
+                                            RewritePatternSet &patterns);
+
+/// Marks Tile illegal, the dialects the patterns produce legal, and
+/// func.func / func.return legal once no tensor types remain in them.
+void configureTileToAffineConversionTarget(ConversionTarget &target);
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_CONVERSION_TILETOAFFINE_TILETOAFFINE_H

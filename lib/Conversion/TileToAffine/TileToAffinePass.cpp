@@ -1,0 +1,123 @@
+//===- TileToAffinePass.cpp - The convert-tile-to-affine pass -------------===//
+//
+// The thin pass wrapper around populateTileToAffineConversionPatterns. Before
+// converting, it checks what the patterns assume and reports violations at
+// their location in the user's terms: every function on tensors has a
+// single-block body made only of Tile ops and func.return, is not external,
+// and every tile.contract carries the bounds of tile-compute-bounds.
+// Functions without tensors in their signature are left alone (they are
+// already lowered, or are not PlaidML's).
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Conversion/Passes.h"
+#include "plaidml/Conversion/TileToAffine/TileToAffine.h"
+#include "plaidml/Dialect/Tile/IR/TileDialect.h"
+#include "plaidml/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::plaidml {
+#define GEN_PASS_DEF_CONVERTTILETOAFFINEPASS
+#include "plaidml/Conversion/Passes.h.inc"
+} // namespace mlir::plaidml
+
+using namespace mlir;
+using namespace mlir::plaidml;
+
+namespace {
+bool isStaticTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape();
+}
+
+/// Checks that `func` is a function the patterns can lower completely.
+LogicalResult checkLowerable(func::FuncOp func) {
+  FunctionType type = func.getFunctionType();
+  bool onTensors = llvm::any_of(type.getInputs(), llvm::IsaPred<TensorType>) ||
+                   llvm::any_of(type.getResults(), llvm::IsaPred<TensorType>);
+  bool hasTileOps = false;
+  func.walk([&](Operation *op) {
+    hasTileOps |= isa<tile::TileDialect>(op->getDialect());
+  });
+  if (!onTensors && !hasTileOps)
+    return success();
+  if (func.isExternal())
+    return func.emitError("cannot lower external function '")
+           << func.getSymName()
+           << "': convert-tile-to-affine needs the body of every function "
+              "on tensors";
+  for (auto [i, input] : llvm::enumerate(type.getInputs()))
+    if (!isStaticTensor(input))
+      return func.emitError("argument #")
+             << i << " of '" << func.getSymName() << "' has type " << input
+             << "; Tile functions take statically shaped tensors";
+  for (auto [i, result] : llvm::enumerate(type.getResults()))
+    if (!isStaticTensor(result))
+      return func.emitError("result #")
+             << i << " of '" << func.getSymName() << "' has type " << result
+             << "; Tile functions return statically shaped tensors";
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("function '")
+           << func.getSymName()
+           << "' has more than one block; Tile functions have one";
+
+  bool ok = true;
+  for (Operation &op : func.getBody().front()) {
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (!isa<tile::TileDialect>(op.getDialect())) {
+      op.emitError("'") << op.getName()
+                        << "' is not a Tile op; convert-tile-to-affine lowers "
+                           "functions made of Tile ops and func.return only";
+      ok = false;
+      continue;
+    }
+    if (auto contract = dyn_cast<tile::ContractionOp>(op)) {
+      if (!contract.hasBounds()) {
+        contract.emitError("'tile.contract' has no index bounds; run "
+                           "tile-compute-bounds first");
+        ok = false;
+      }
+    } else if (auto constant = dyn_cast<tile::ConstantOp>(op)) {
+      if (!isa<DenseElementsAttr>(constant.getValue())) {
+        constant.emitError("only dense constants can be lowered, not ")
+            << constant.getValue();
+        ok = false;
+      }
+    }
+  }
+  return success(ok);
+}
+} // namespace
+
+namespace mlir::plaidml {
+namespace {
+struct ConvertTileToAffinePass
+    : public impl::ConvertTileToAffinePassBase<ConvertTileToAffinePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool ok = true;
+    for (auto func : module.getOps<func::FuncOp>())
+      ok &= succeeded(checkLowerable(func));
+    if (!ok)
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    TileToAffineTypeConverter converter;
+    RewritePatternSet patterns(ctx);
+    populateTileToAffineConversionPatterns(converter, patterns);
+    ConversionTarget target(*ctx);
+    configureTileToAffineConversionTarget(target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+} // namespace mlir::plaidml

@@ -1,0 +1,263 @@
+// RUN: plaidml-opt %s -convert-tile-to-affine -split-input-file | FileCheck %s
+
+// Matrix multiplication: the sink dims (m, n) run in an outer affine.parallel,
+// the reduction dim k in an inner affine.for; the init is broadcast first.
+
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x16xf32>, %[[OUT:.*]]: memref<4x16xf32>)
+// CHECK: %[[ZERO:.*]] = memref.get_global @{{.*}} : memref<f32>
+// CHECK: affine.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, 16) {
+// CHECK-NEXT: %[[INIT:.*]] = affine.load %[[ZERO]][] : memref<f32>
+// CHECK-NEXT: affine.store %[[INIT]], %[[OUT]][%[[I]], %[[J]]]
+// CHECK: affine.parallel (%[[M:.*]], %[[N:.*]]) = (0, 0) to (4, 16) {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 8 {
+// CHECK-NEXT: %[[LHS:.*]] = affine.load %[[A]][%[[M]], %[[K]]] : memref<4x8xf32>
+// CHECK-NEXT: %[[RHS:.*]] = affine.load %[[B]][%[[K]], %[[N]]] : memref<8x16xf32>
+// CHECK-NEXT: %[[PROD:.*]] = arith.mulf %[[LHS]], %[[RHS]] : f32
+// CHECK-NEXT: %[[ACC:.*]] = affine.load %[[OUT]][%[[M]], %[[N]]] : memref<4x16xf32>
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]], %[[PROD]] : f32
+// CHECK-NEXT: affine.store %[[SUM]], %[[OUT]][%[[M]], %[[N]]] : memref<4x16xf32>
+// CHECK: return
+func.func @matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>],
+         lower_bounds = array<i64: 0, 0, 0>, upper_bounds = array<i64: 3, 15, 7>}
+       : tensor<f32>, tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
+  return %C : tensor<4x16xf32>
+}
+
+// -----
+
+// A "same" 1-D convolution: the padding checks the box does not imply stay
+// in `cons` and guard the body with affine.if.
+
+// CHECK: #[[SET:.*]] = affine_set<(d0, d1) : (d0 + d1 - 1 >= 0, -d0 - d1 + 4 >= 0)>
+// CHECK-LABEL: func.func @same_conv
+// CHECK-SAME: (%[[I:.*]]: memref<5xi32>, %[[K:.*]]: memref<3xi32>, %[[O:.*]]: memref<5xi32>)
+// CHECK: affine.parallel
+// CHECK: affine.parallel (%[[X:.*]]) = (0) to (5) {
+// CHECK-NEXT: affine.for %[[W:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.if #[[SET]](%[[X]], %[[W]]) {
+// CHECK-NEXT: %[[IN:.*]] = affine.load %[[I]][%[[X]] + %[[W]] - 1] : memref<5xi32>
+// CHECK-NEXT: %[[KW:.*]] = affine.load %[[K]][%[[W]]] : memref<3xi32>
+// CHECK-NEXT: %[[P:.*]] = arith.muli %[[IN]], %[[KW]] : i32
+// CHECK-NEXT: %[[ACC:.*]] = affine.load %[[O]][%[[X]]] : memref<5xi32>
+// CHECK-NEXT: %[[S:.*]] = arith.addi %[[ACC]], %[[P]] : i32
+// CHECK-NEXT: affine.store %[[S]], %[[O]][%[[X]]] : memref<5xi32>
+func.func @same_conv(%I: tensor<5xsi32>, %K: tensor<3xsi32>) -> tensor<5xsi32> {
+  %zero = tile.constant dense<0> : tensor<si32>
+  %O = tile.contract add, mul, %zero, %I, %K {idxs = ["x", "k"],
+         sink = affine_map<(x, k) -> (x)>,
+         srcs = [affine_map<(x, k) -> (x + k - 1)>, affine_map<(x, k) -> (k)>],
+         cons = affine_set<(x, k) : (x + k - 1 >= 0, -x - k + 4 >= 0)>,
+         lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 4, 2>}
+       : tensor<si32>, tensor<5xsi32>, tensor<3xsi32> -> tensor<5xsi32>
+  return %O : tensor<5xsi32>
+}
+
+// -----
+
+// Bounds that do not start at zero become affine.parallel / affine.for bounds.
+
+// CHECK-LABEL: func.func @shifted_bounds
+// CHECK: affine.parallel (%{{.*}}) = (1) to (3) {
+// CHECK-NEXT: affine.for %{{.*}} = 2 to 5 {
+func.func @shifted_bounds(%I: tensor<8xf32>) -> tensor<4xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %O = tile.contract add, none, %zero, %I {
+         sink = affine_map<(x, k) -> (x)>, srcs = [affine_map<(x, k) -> (x + k)>],
+         lower_bounds = array<i64: 1, 2>, upper_bounds = array<i64: 2, 4>}
+       : tensor<f32>, tensor<8xf32> -> tensor<4xf32>
+  return %O : tensor<4xf32>
+}
+
+// -----
+
+// A sink that is not a projected permutation (a repeated dim, a constant):
+// two points may write one element, so every dim is a sequential affine.for.
+
+// CHECK-LABEL: func.func @diagonal_sink
+// CHECK-NOT: affine.parallel (%{{.*}}) = (0) to (3)
+// CHECK: affine.for %[[I:.*]] = 0 to 3 {
+// CHECK-NEXT: %[[V:.*]] = affine.load %{{.*}}[%[[I]]] : memref<3xi32>
+// CHECK-NEXT: affine.store %[[V]], %{{.*}}[%[[I]], %[[I]]] : memref<3x3xi32>
+func.func @diagonal_sink(%x: tensor<3xsi32>) -> tensor<3x3xsi32> {
+  %zero = tile.constant dense<0> : tensor<si32>
+  %d = tile.contract assign, none, %zero, %x {
+         sink = affine_map<(i) -> (i, i)>, srcs = [affine_map<(i) -> (i)>],
+         lower_bounds = array<i64: 0>, upper_bounds = array<i64: 2>}
+       : tensor<si32>, tensor<3xsi32> -> tensor<3x3xsi32>
+  return %d : tensor<3x3xsi32>
+}
+
+// CHECK-LABEL: func.func @constant_in_sink
+// CHECK: affine.for %[[I:.*]] = 0 to 3 {
+// CHECK: affine.store %{{.*}}, %{{.*}}[0, %[[I]]] : memref<2x3xf32>
+func.func @constant_in_sink(%x: tensor<3xf32>) -> tensor<2x3xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %d = tile.contract add, none, %zero, %x {
+         sink = affine_map<(i) -> (0, i)>, srcs = [affine_map<(i) -> (i)>],
+         lower_bounds = array<i64: 0>, upper_bounds = array<i64: 2>}
+       : tensor<f32>, tensor<3xf32> -> tensor<2x3xf32>
+  return %d : tensor<2x3xf32>
+}
+
+// A full reduction to a scalar has no parallel dims.
+
+// CHECK-LABEL: func.func @sum_all
+// CHECK: affine.for %[[R:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 3 {
+// CHECK: affine.load %{{.*}}[] : memref<f64>
+// CHECK: arith.addf
+// CHECK: affine.store %{{.*}}, %{{.*}}[] : memref<f64>
+func.func @sum_all(%x: tensor<2x3xf64>) -> tensor<f64> {
+  %zero = tile.constant dense<0.0> : tensor<f64>
+  %s = tile.contract add, none, %zero, %x {
+         sink = affine_map<(r, c) -> ()>, srcs = [affine_map<(r, c) -> (r, c)>],
+         lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>}
+       : tensor<f64>, tensor<2x3xf64> -> tensor<f64>
+  return %s : tensor<f64>
+}
+
+// -----
+
+// An empty box (no valid point): only the init is written.
+
+// CHECK-LABEL: func.func @empty_box
+// CHECK: affine.parallel (%{{.*}}) = (0) to (3) {
+// CHECK-NEXT: affine.load
+// CHECK-NEXT: affine.store
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @empty_box(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %one = tile.constant dense<1.0> : tensor<f32>
+  %e = tile.contract mul, none, %one, %x {
+         sink = affine_map<(i) -> (i)>, srcs = [affine_map<(i) -> (i)>],
+         cons = affine_set<(i) : (i - 5 >= 0)>,
+         lower_bounds = array<i64: 0>, upper_bounds = array<i64: -1>}
+       : tensor<f32>, tensor<3xf32> -> tensor<3xf32>
+  return %e : tensor<3xf32>
+}
+
+// -----
+
+// Aggregations: mul, max and min follow the element type (NaN-propagating
+// float max/min, signed or unsigned integer max/min); assign only stores.
+
+// CHECK-LABEL: func.func @aggregations
+// CHECK: %[[A0:.*]] = affine.load %[[OUT0:.*]][%{{.*}}] : memref<2xf32>
+// CHECK-NEXT: arith.mulf %[[A0]], %{{.*}} : f32
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.maxsi %{{.*}}, %{{.*}} : i16
+// CHECK: arith.minui %{{.*}}, %{{.*}} : i16
+// CHECK: %[[V:.*]] = affine.load %{{.*}}[%[[R:.*]], %[[C:.*]]] : memref<2x3xi16>
+// CHECK-NEXT: affine.store %[[V]], %{{.*}}[%[[C]], %[[R]]] : memref<3x2xi16>
+func.func @aggregations(%x: tensor<2x3xf32>, %y: tensor<2x3xsi16>, %u: tensor<2x3xui16>)
+    -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xsi16>, tensor<2xui16>, tensor<3x2xsi16>) {
+  %one = tile.constant dense<1.0> : tensor<f32>
+  %i0 = tile.constant dense<0> : tensor<si16>
+  %u0 = tile.constant dense<65535> : tensor<ui16>
+  %mul = tile.contract mul, none, %one, %x {sink = affine_map<(r, c) -> (r)>, srcs = [affine_map<(r, c) -> (r, c)>],
+           lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>} : tensor<f32>, tensor<2x3xf32> -> tensor<2xf32>
+  %max = tile.contract max, none, %one, %x {sink = affine_map<(r, c) -> (r)>, srcs = [affine_map<(r, c) -> (r, c)>],
+           lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>} : tensor<f32>, tensor<2x3xf32> -> tensor<2xf32>
+  %min = tile.contract min, none, %one, %x {sink = affine_map<(r, c) -> (r)>, srcs = [affine_map<(r, c) -> (r, c)>],
+           lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>} : tensor<f32>, tensor<2x3xf32> -> tensor<2xf32>
+  %smax = tile.contract max, none, %i0, %y {sink = affine_map<(r, c) -> (r)>, srcs = [affine_map<(r, c) -> (r, c)>],
+           lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>} : tensor<si16>, tensor<2x3xsi16> -> tensor<2xsi16>
+  %umin = tile.contract min, none, %u0, %u {sink = affine_map<(r, c) -> (r)>, srcs = [affine_map<(r, c) -> (r, c)>],
+           lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>} : tensor<ui16>, tensor<2x3xui16> -> tensor<2xui16>
+  %t = tile.contract assign, none, %i0, %y {sink = affine_map<(r, c) -> (c, r)>, srcs = [affine_map<(r, c) -> (r, c)>],
+           lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>} : tensor<si16>, tensor<2x3xsi16> -> tensor<3x2xsi16>
+  return %mul, %max, %min, %smax, %umin, %t : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xsi16>, tensor<2xui16>, tensor<3x2xsi16>
+}
+
+// -----
+
+// Combinations are computed in the promoted input type and converted to the
+// result type: add of si8 and ui8 in ui8, then zero-extended to i32.
+
+// CHECK-LABEL: func.func @combo_add_promoted
+// CHECK: %[[L:.*]] = affine.load %{{.*}} : memref<4xi8>
+// CHECK-NEXT: %[[R:.*]] = affine.load %{{.*}} : memref<4xi8>
+// CHECK-NEXT: %[[S:.*]] = arith.addi %[[L]], %[[R]] : i8
+// CHECK-NEXT: %[[W:.*]] = arith.extui %[[S]] : i8 to i32
+// CHECK: arith.addi %{{.*}}, %[[W]] : i32
+func.func @combo_add_promoted(%a: tensor<4xsi8>, %b: tensor<4xui8>) -> tensor<si32> {
+  %zero = tile.constant dense<0> : tensor<si32>
+  %s = tile.contract add, add, %zero, %a, %b {sink = affine_map<(i) -> ()>,
+         srcs = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+         lower_bounds = array<i64: 0>, upper_bounds = array<i64: 3>}
+       : tensor<si32>, tensor<4xsi8>, tensor<4xui8> -> tensor<si32>
+  return %s : tensor<si32>
+}
+
+// f16 inputs multiplied in f16 and accumulated in f32.
+
+// CHECK-LABEL: func.func @combo_mul_f16_to_f32
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : f16
+// CHECK-NEXT: %[[E:.*]] = arith.extf %[[P]] : f16 to f32
+// CHECK: arith.addf %{{.*}}, %[[E]] : f32
+func.func @combo_mul_f16_to_f32(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<f32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %s = tile.contract add, mul, %zero, %a, %b {sink = affine_map<(i) -> ()>,
+         srcs = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+         lower_bounds = array<i64: 0>, upper_bounds = array<i64: 3>}
+       : tensor<f32>, tensor<4xf16>, tensor<4xf16> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// eq yields i1 (ordered float compare), extended to the result type.
+
+// CHECK-LABEL: func.func @combo_eq
+// CHECK: %[[EQ:.*]] = arith.cmpf oeq, %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[W:.*]] = arith.extui %[[EQ]] : i1 to i32
+// CHECK: arith.addi %{{.*}}, %[[W]] : i32
+func.func @combo_eq(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2xsi32> {
+  %zero = tile.constant dense<0> : tensor<si32>
+  %n = tile.contract add, eq, %zero, %a, %b {sink = affine_map<(r, c) -> (r)>,
+         srcs = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (c)>],
+         lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>}
+       : tensor<si32>, tensor<2x3xf32>, tensor<3xf32> -> tensor<2xsi32>
+  return %n : tensor<2xsi32>
+}
+
+// cond: a == b ? c : 0, in c's type (argmax).
+
+// CHECK-LABEL: func.func @combo_cond
+// CHECK: %[[A:.*]] = affine.load %{{.*}} : memref<2x3xf32>
+// CHECK-NEXT: %[[B:.*]] = affine.load %{{.*}} : memref<2xf32>
+// CHECK-NEXT: %[[C:.*]] = affine.load %{{.*}} : memref<2x3xi32>
+// CHECK-NEXT: %[[EQ:.*]] = arith.cmpf oeq, %[[A]], %[[B]] : f32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[SEL:.*]] = arith.select %[[EQ]], %[[C]], %[[ZERO]] : i32
+// CHECK: arith.maxsi %{{.*}}, %[[SEL]] : i32
+func.func @combo_cond(%x: tensor<2x3xf32>, %m: tensor<2xf32>, %idx: tensor<2x3xsi32>) -> tensor<2xsi32> {
+  %zero = tile.constant dense<0> : tensor<si32>
+  %a = tile.contract max, cond, %zero, %x, %m, %idx {sink = affine_map<(r, c) -> (r)>,
+         srcs = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (r)>, affine_map<(r, c) -> (r, c)>],
+         lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 1, 2>}
+       : tensor<si32>, tensor<2x3xf32>, tensor<2xf32>, tensor<2x3xsi32> -> tensor<2xsi32>
+  return %a : tensor<2xsi32>
+}
+
+// -----
+
+// The init broadcasts like NumPy: a size-1 dim reads index 0, a missing
+// leading dim is dropped from the access.
+
+// CHECK-LABEL: func.func @broadcast_init
+// CHECK-SAME: (%[[X:.*]]: memref<2x3xf32>, %[[INIT:.*]]: memref<3x1xf32>, %[[OUT:.*]]: memref<2x3x4xf32>)
+// CHECK: affine.parallel (%[[I:.*]], %[[J:.*]], %[[K:.*]]) = (0, 0, 0) to (2, 3, 4) {
+// CHECK-NEXT: %[[V:.*]] = affine.load %[[INIT]][%[[J]], 0] : memref<3x1xf32>
+// CHECK-NEXT: affine.store %[[V]], %[[OUT]][%[[I]], %[[J]], %[[K]]]
+func.func @broadcast_init(%x: tensor<2x3xf32>, %init: tensor<3x1xf32>) -> tensor<2x3x4xf32> {
+  %o = tile.contract add, none, %init, %x {sink = affine_map<(i, j, k) -> (i, j, k)>,
+         srcs = [affine_map<(i, j, k) -> (i, j)>],
+         lower_bounds = array<i64: 0, 0, 0>, upper_bounds = array<i64: 1, 2, 3>}
+       : tensor<3x1xf32>, tensor<2x3xf32> -> tensor<2x3x4xf32>
+  return %o : tensor<2x3x4xf32>
+}
