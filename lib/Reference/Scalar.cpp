@@ -11,6 +11,8 @@
 
 #include "plaidml/Dialect/Tile/IR/TileTypes.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cmath>
 #include <limits>
 
@@ -22,13 +24,6 @@ namespace {
 bool isUnsignedInt(Type type) {
   auto intTy = dyn_cast<IntegerType>(type);
   return intTy && intTy.isUnsigned();
-}
-
-/// The mathematical value of integer `v` of `type`, as a double.
-double intToDouble(int64_t v, Type type) {
-  if (isUnsignedInt(type) && cast<IntegerType>(type).getWidth() == 64)
-    return static_cast<double>(static_cast<uint64_t>(v));
-  return static_cast<double>(v);
 }
 
 /// Float to integer: truncate toward zero, saturate at the type's range,
@@ -62,8 +57,19 @@ Scalar reference::convertScalar(Scalar v, Type from, Type to) {
   auto toInt = dyn_cast<IntegerType>(to);
   bool fromFloat = isa<FloatType>(from);
   if (!toInt) {
-    double value = fromFloat ? v.f : intToDouble(v.i, from);
-    r.f = roundFloat(value, cast<FloatType>(to));
+    auto toFloat = cast<FloatType>(to);
+    if (fromFloat) {
+      r.f = roundFloat(v.f, toFloat);
+      return r;
+    }
+    // Round the exact integer once (going through double would round
+    // integers above 2^53 twice).
+    auto fromInt = cast<IntegerType>(from);
+    bool isSigned = !fromInt.isUnsigned() && fromInt.getWidth() > 1;
+    llvm::APFloat f(toFloat.getFloatSemantics());
+    f.convertFromAPInt(llvm::APInt(64, static_cast<uint64_t>(v.i)), isSigned,
+                       llvm::APFloat::rmNearestTiesToEven);
+    r.f = f.convertToDouble();
     return r;
   }
   if (toInt.getWidth() == 1) {

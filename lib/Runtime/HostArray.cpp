@@ -442,3 +442,24 @@ void plaidml::rt::setElementFromDouble(HostArray &array, int64_t i,
   for (size_t b = 0; b < size; ++b)
     array.bytes[i * size + b] = static_cast<uint8_t>(bits >> (8 * b));
 }
+
+bool plaidml::rt::isUnsignedDType(DType dtype) {
+  return dtype == DType::ui8 || dtype == DType::ui16 || dtype == DType::ui32 ||
+         dtype == DType::ui64;
+}
+
+bool plaidml::rt::isFloatDType(DType dtype) {
+  return dtype == DType::f16 || dtype == DType::bf16 || dtype == DType::f32 ||
+         dtype == DType::f64;
+}
+
+int64_t plaidml::rt::getElementAsInt(const HostArray &array, int64_t i) {
+  size_t size = getDTypeSize(array.dtype);
+  uint64_t bits = loadLE(&array.bytes[i * size], size);
+  if (array.dtype == DType::i1)
+    return bits != 0;
+  if (isUnsignedDType(array.dtype) || size == 8)
+    return static_cast<int64_t>(bits);
+  unsigned shift = 64 - 8 * static_cast<unsigned>(size);
+  return static_cast<int64_t>(bits << shift) >> shift; // sign-extend
+}

@@ -193,9 +193,8 @@ rt::HostArray randomArray(const rt::TensorSpec &spec, std::mt19937_64 &rng) {
 void printArray(const rt::HostArray &array) {
   int64_t n = array.getNumElements();
   size_t rank = array.shape.size();
-  bool isFloat = array.dtype == rt::DType::f16 ||
-                 array.dtype == rt::DType::bf16 ||
-                 array.dtype == rt::DType::f32 || array.dtype == rt::DType::f64;
+  bool isFloat = rt::isFloatDType(array.dtype);
+  bool isUnsigned = rt::isUnsignedDType(array.dtype);
   for (int64_t i = 0; i < n; ++i) {
     // Open a bracket for every dimension whose index wraps to 0 here.
     int64_t stride = 1;
@@ -210,11 +209,14 @@ void printArray(const rt::HostArray &array) {
     else if (i != 0)
       std::printf(", ");
     std::printf("%s", std::string(open, '[').c_str());
-    double v = rt::getElementAsDouble(array, i);
     if (isFloat)
-      std::printf("%g", v);
+      std::printf("%g", rt::getElementAsDouble(array, i));
+    else if (isUnsigned)
+      std::printf("%llu", static_cast<unsigned long long>(
+                              rt::getElementAsInt(array, i)));
     else
-      std::printf("%lld", static_cast<long long>(v));
+      std::printf("%lld",
+                  static_cast<long long>(rt::getElementAsInt(array, i)));
     stride = 1;
     for (size_t d = rank; d-- > 0;) {
       stride *= array.shape[d];

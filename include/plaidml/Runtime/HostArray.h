@@ -83,6 +83,16 @@ bool writeNpy(const std::string &path, const HostArray &array,
 /// Converts element `i` of `array` to double (for printing and comparisons).
 double getElementAsDouble(const HostArray &array, int64_t i);
 
+/// Element `i` of an integer (or i1) array, exactly: sign-extended for
+/// signed types, zero-extended for unsigned ones (ui64 values above
+/// INT64_MAX come back as their two's-complement bit pattern).
+int64_t getElementAsInt(const HostArray &array, int64_t i);
+
+/// True for ui8..ui64.
+bool isUnsignedDType(DType dtype);
+/// True for f16, bf16, f32, f64.
+bool isFloatDType(DType dtype);
+
 /// Stores `value` as element `i` of `array`: floats round to nearest even
 /// (f16/bf16 included), integers truncate toward zero and wrap to their
 /// width, i1 stores `value != 0`.

@@ -132,3 +132,25 @@ func.func @shapes() -> (tensor<2x3xsi32>, tensor<3x2xf32>, tensor<4xf32>, tensor
   %flat = tile.reshape %rows : tensor<2x3xsi32> -> tensor<3x2xsi32>
   return %rows, %g, %s, %flat : tensor<2x3xsi32>, tensor<3x2xf32>, tensor<4xf32>, tensor<3x2xsi32>
 }
+
+// 64-bit extremes print exactly; a 64-bit integer converts to f32 with one
+// rounding: 2^60 + 2^36 + 1 is nearest to 2^60 + 2^37 (through double it
+// would round to 2^60, which is 0x5D800000).
+// RUN: plaidml-run %s --device reference --entry wide --print | FileCheck %s --check-prefix=WIDE
+// WIDE: result0: 2xsi64
+// WIDE-NEXT: [9223372036854775807, -9223372036854775808]
+// WIDE: result1: ui64
+// WIDE-NEXT: 18446744073709551615
+// WIDE: result2: f32
+// WIDE-NEXT: 1.15292e+18
+// WIDE: result3: i1
+// WIDE-NEXT: 1
+func.func @wide() -> (tensor<2xsi64>, tensor<ui64>, tensor<f32>, tensor<i1>) {
+  %s = tile.constant dense<[9223372036854775807, -9223372036854775808]> : tensor<2xsi64>
+  %u = tile.constant dense<18446744073709551615> : tensor<ui64>
+  %big = tile.constant dense<1152921573326323713> : tensor<si64>
+  %f = tile.cast %big : tensor<si64> -> tensor<f32>
+  %exact = tile.constant dense<0x5D800000> : tensor<f32>
+  %above = tile.cmp gt, %f, %exact : tensor<f32>, tensor<f32> -> tensor<i1>
+  return %s, %u, %f, %above : tensor<2xsi64>, tensor<ui64>, tensor<f32>, tensor<i1>
+}
