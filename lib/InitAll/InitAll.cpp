@@ -8,6 +8,8 @@
 
 #include "plaidml/Dialect/Tile/IR/TileDialect.h"
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
+#include "plaidml/Pipelines/Pipelines.h"
+#include "plaidml/Target/Cpu/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -21,5 +23,7 @@ void mlir::plaidml::registerAllDialects(DialectRegistry &registry) {
 
 void mlir::plaidml::registerAllPasses() {
   tile::registerTilePasses();
+  registerTargetCpuPasses();
+  registerCpuPipelines();
   mlir::registerAllPasses();
 }
