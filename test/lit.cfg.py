@@ -2,6 +2,7 @@
 # lit configuration of the PlaidML regression suite.
 
 import os
+import platform
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -21,6 +22,23 @@ config.substitutions.append(("%plaidml_obj_root", config.plaidml_obj_root))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tool_dirs = [config.plaidml_tools_dir, config.llvm_tools_dir]
-tools = ["plaidml-opt", "plaidml-run"]
+tool_dirs = [
+    config.plaidml_tools_dir,
+    os.path.join(config.plaidml_obj_root, "test", "bin"),
+    config.llvm_tools_dir,
+]
+tools = [
+    "call-entry",
+    "plaidml-compile",
+    "plaidml-opt",
+    "plaidml-run",
+    "plaidml-translate",
+    "llvm-nm",
+    "llvm-readelf",
+    "llvm-strings",
+]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Tests that pin x86 CPU names and feature lists.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("host-x86_64")

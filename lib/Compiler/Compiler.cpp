@@ -169,10 +169,8 @@ static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
     buildCpuPipeline(pm, pipelineOptions);
   else
     buildCpuLoweringPipeline(pm, pipelineOptions);
-  if (failed(pm.run(module)))
-    return emitError(module.getLoc())
-           << "the CPU pipeline failed on this module";
-  return success();
+  // The failing pass has said why.
+  return pm.run(module);
 }
 
 /// LLVM's -O<level> module pipeline.
@@ -239,9 +237,14 @@ static LogicalResult link(Location loc, const CompileOptions &options,
   if (status == 0)
     return success();
 
+  // The linker's messages on one line: lld indents its ">>> referenced by"
+  // notes on lines of their own.
   std::string log;
-  if (auto buffer = llvm::MemoryBuffer::getFile(logPath))
-    log = StringRef((*buffer)->getBuffer()).trim().str();
+  if (auto buffer = llvm::MemoryBuffer::getFile(logPath)) {
+    SmallVector<StringRef> words;
+    llvm::SplitString((*buffer)->getBuffer(), words);
+    log = llvm::join(words, " ");
+  }
   InFlightDiagnostic diag = emitError(loc);
   diag << "linking '" << outputPath << "' with " << *linker << " failed";
   if (!execError.empty())

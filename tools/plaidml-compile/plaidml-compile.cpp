@@ -71,9 +71,12 @@ static std::string formatLocation(Location loc) {
   std::string result;
   loc->walk([&](Location inner) {
     if (auto fileLoc = dyn_cast<FileLineColLoc>(inner)) {
-      result = (fileLoc.getFilename().getValue() + ":" +
-                Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
-                   .str();
+      result = fileLoc.getFilename().str();
+      // The implicit module of a file sits at line 0.
+      if (fileLoc.getLine() != 0)
+        result +=
+            (":" + Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+                .str();
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -117,10 +120,12 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   MLIRContext context(registry);
   // One line per error or warning (notes, such as op dumps, are dropped).
-  ScopedDiagnosticHandler handler(&context, [](Diagnostic &diag) {
+  bool reported = false;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Note ||
         diag.getSeverity() == DiagnosticSeverity::Remark)
       return success();
+    reported |= diag.getSeverity() == DiagnosticSeverity::Error;
     std::string where = formatLocation(diag.getLocation());
     llvm::errs() << "plaidml-compile: "
                  << (diag.getSeverity() == DiagnosticSeverity::Error
@@ -138,7 +143,7 @@ int main(int argc, char **argv) {
     FailureOr<CachedArtifact> artifact = getCachedArtifact(
         context, input->getBuffer(), options, input->getBufferIdentifier());
     if (failed(artifact))
-      return 1;
+      return reported ? 1 : fail("compilation failed");
     if (std::error_code ec =
             llvm::sys::fs::copy_file(artifact->path, outputFile))
       return fail("cannot copy '" + artifact->path + "' to '" + outputFile +
@@ -153,8 +158,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
-    return 1;
+    return reported ? 1 : fail("cannot parse '" + inputFile + "'");
   if (failed(compileToArtifact(*module, options, outputFile)))
-    return 1;
+    return reported ? 1 : fail("compilation failed");
   return 0;
 }

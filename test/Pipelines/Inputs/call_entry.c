@@ -135,7 +135,11 @@ static void print(const struct buffer *b, size_t i) {
 int main(int argc, char **argv) {
   if (argc < 2 || argc > 3)
     return fail("usage: call_entry LIB.so [ENTRY]", NULL);
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  /* dlopen searches the library path for a name without a slash. */
+  char path[4096];
+  snprintf(path, sizeof path, "%s%s", strchr(argv[1], '/') ? "" : "./",
+           argv[1]);
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib)
     return fail("dlopen failed", dlerror());
   const char *manifest = (const char *)dlsym(lib, "plaidml_manifest");
