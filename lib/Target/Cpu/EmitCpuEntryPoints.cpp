@@ -18,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::plaidml {
@@ -123,6 +124,13 @@ LogicalResult EmitCpuEntryPointsPass::wrap(LLVM::LLVMFuncOp func,
                                            EntryPoint &entry) {
   entry.name = func.getSymName().str();
   entry.wrapper = (kWrapperPrefix + entry.name).str();
+  // The manifest separates fields by spaces and lines by newlines.
+  if (entry.name.empty() || llvm::any_of(entry.name, [](char c) {
+        return !llvm::isPrint(c) || c == ' ';
+      }))
+    return func.emitError() << "entry function name '" << entry.name
+                            << "' must be printable and without spaces "
+                               "(it is recorded in the manifest)";
   if (failed(readTypes(func, kInputsAttr, entry.inputs)) ||
       failed(readTypes(func, kOutputsAttr, entry.outputs)))
     return failure();

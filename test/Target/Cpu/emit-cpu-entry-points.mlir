@@ -143,3 +143,14 @@ module {
     return
   }
 }
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function name 'two words' must be printable and without spaces (it is recorded in the manifest)}}
+  llvm.func @"two words"(%a: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [],
+                  plaidml.outputs = [tensor<2xf32>]} {
+    llvm.return
+  }
+}
