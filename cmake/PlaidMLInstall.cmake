@@ -15,7 +15,7 @@ include(GNUInstallDirs)
 set(PLAIDML_INSTALL_PACKAGE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/plaidml")
 
 # Headers: the hand-written ones (and .td, so a consumer can write ODS against
-# ours) and the generated declarations next to them.
+# ours) and the generated declarations (and Version.h) next to them.
 install(DIRECTORY "${PLAIDML_SOURCE_DIR}/include/plaidml"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         COMPONENT plaidml-headers
@@ -23,7 +23,7 @@ install(DIRECTORY "${PLAIDML_SOURCE_DIR}/include/plaidml"
 install(DIRECTORY "${PLAIDML_BINARY_DIR}/include/plaidml"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         COMPONENT plaidml-headers
-        FILES_MATCHING PATTERN "*.inc"
+        FILES_MATCHING PATTERN "*.inc" PATTERN "Version.h"
         PATTERN "CMakeFiles" EXCLUDE)
 
 # add_mlir_library() records each library in the GLOBAL property MLIR_EXPORTS

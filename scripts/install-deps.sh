@@ -16,6 +16,9 @@ PACKAGES=(
   ca-certificates cmake ninja-build git python3 build-essential
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   clang-22 lld-22 clang-format-22 clang-tidy-22 libomp-22-dev
+  # compiler-rt builtins: plaidml-compile links them into CPU artifacts for
+  # the f16/bf16 conversions Debian 12's libgcc lacks (__truncsfbf2).
+  libclang-rt-22-dev
   # Libraries LLVMConfig.cmake looks up (find_package) and LLVMExports.cmake
   # names in INTERFACE_LINK_LIBRARIES: FFI, LibEdit, ZLIB, zstd, LibXml2,
   # CURL, ncurses (terminfo), z3.

@@ -2,6 +2,7 @@
 # lit configuration of the PlaidML regression suite.
 
 import os
+import platform
 import sys
 
 import lit.formats
@@ -26,6 +27,11 @@ config.substitutions.append(("%python", sys.executable))
 
 llvm_config.use_default_substitutions()
 
+# plaidml-run's compile cache lives in the build tree, not in ~/.cache.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.plaidml_obj_root, "test", "cache")
+# Tests pick devices explicitly; a developer's default must not leak in.
+config.environment.pop("PLAIDML_DEVICE", None)
+
 # The runtime libraries mlir-runner loads for printMemref* and friends, from
 # the LLVM installation whose tools run the tests.
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
@@ -35,6 +41,23 @@ config.substitutions.append(("%mlir_c_runner_utils",
                              os.path.join(llvm_lib_dir, "libmlir_c_runner_utils.so")))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tool_dirs = [config.plaidml_tools_dir, config.llvm_tools_dir]
-tools = ["plaidml-opt", "plaidml-run"]
+tool_dirs = [
+    config.plaidml_tools_dir,
+    os.path.join(config.plaidml_obj_root, "test", "bin"),
+    config.llvm_tools_dir,
+]
+tools = [
+    "call-entry",
+    "plaidml-compile",
+    "plaidml-opt",
+    "plaidml-run",
+    "plaidml-translate",
+    "llvm-nm",
+    "llvm-readelf",
+    "llvm-strings",
+]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Tests that pin x86 CPU names and feature lists.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("host-x86_64")

@@ -9,6 +9,8 @@
 #include "plaidml/Conversion/Passes.h"
 #include "plaidml/Dialect/Tile/IR/TileDialect.h"
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
+#include "plaidml/Pipelines/Pipelines.h"
+#include "plaidml/Target/Cpu/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -23,5 +25,7 @@ void mlir::plaidml::registerAllDialects(DialectRegistry &registry) {
 void mlir::plaidml::registerAllPasses() {
   tile::registerTilePasses();
   registerPlaidMLConversionPasses();
+  registerTargetCpuPasses();
+  registerCpuPipelines();
   mlir::registerAllPasses();
 }

@@ -9,7 +9,9 @@
 
 #include "Runner.h"
 
-#include "plaidml/Dialect/Tile/IR/TileOps.h"
+#include "plaidml/Compiler/Cache.h"
+#include "plaidml/Compiler/Compiler.h"
+#include "plaidml/InitAll.h"
 #include "plaidml/Reference/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -86,13 +88,16 @@ struct ParsedProgram {
   std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
   OwningOpRef<ModuleOp> module;
   func::FuncOp entry;
+  std::string text;
 };
 
 rt::StatusOr<std::unique_ptr<ParsedProgram>>
 parseProgram(const std::string &path, const std::string &entryName) {
   auto parsed = std::make_unique<ParsedProgram>();
+  // Every dialect a program may use: Tile sources, and programs already in
+  // the form after convert-tile-to-affine.
   DialectRegistry registry;
-  registry.insert<func::FuncDialect, mlir::plaidml::tile::TileDialect>();
+  mlir::plaidml::registerAllDialects(registry);
   parsed->context = std::make_unique<MLIRContext>(registry);
   // Diagnostics name the op by its location in the user's file; a dump of
   // the op would only repeat it.
@@ -102,6 +107,7 @@ parseProgram(const std::string &path, const std::string &entryName) {
   if (!file)
     return rt::Status::failure("cannot read '" + path +
                                "': " + file.getError().message());
+  parsed->text = (*file)->getBuffer().str();
   parsed->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   parsed->diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
       parsed->sourceMgr, parsed->context.get());
@@ -196,23 +202,57 @@ rt::StatusOr<std::unique_ptr<Runner>>
 openSource(const std::string &path, const std::string &entry,
                          const std::string &device, double &compileMs) {
   compileMs = 0;
-  if (device != "reference")
-    return rt::Status::failure("compiling for device '" + device +
-                               "' is not available in this build yet "
-                               "(available: reference)");
   rt::StatusOr<std::unique_ptr<ParsedProgram>> program =
       parseProgram(path, entry);
   if (!program.ok())
     return program.status();
   func::FuncOp fn = (*program)->entry;
   StringRef name = fn.getSymName();
-  auto inputs = toSpecs(fn.getArgumentTypes(), "arg", name);
+  // A function already in the ABI form keeps its tensor types in
+  // attributes (docs/ABI.md section 1).
+  SmallVector<Type> inputTypes(fn.getArgumentTypes()),
+      outputTypes(fn.getResultTypes());
+  auto abiInputs = fn->getAttrOfType<ArrayAttr>("plaidml.inputs");
+  auto abiOutputs = fn->getAttrOfType<ArrayAttr>("plaidml.outputs");
+  if (abiInputs && abiOutputs) {
+    if (device == "reference")
+      return rt::Status::failure(
+          "'" + name.str() +
+          "' is already lowered to memrefs; the reference interpreter "
+          "evaluates Tile functions only");
+    inputTypes.clear();
+    outputTypes.clear();
+    for (Attribute a : abiInputs)
+      if (auto t = dyn_cast<TypeAttr>(a))
+        inputTypes.push_back(t.getValue());
+    for (Attribute a : abiOutputs)
+      if (auto t = dyn_cast<TypeAttr>(a))
+        outputTypes.push_back(t.getValue());
+  }
+  auto inputs = toSpecs(inputTypes, "arg", name);
   if (!inputs.ok())
     return inputs.status();
-  auto outputs = toSpecs(fn.getResultTypes(), "result", name);
+  auto outputs = toSpecs(outputTypes, "result", name);
   if (!outputs.ok())
     return outputs.status();
-  return std::unique_ptr<Runner>(new ReferenceRunner(
-      std::move(*program), std::move(*inputs), std::move(*outputs)));
+  if (device == "reference")
+    return std::unique_ptr<Runner>(new ReferenceRunner(
+        std::move(*program), std::move(*inputs), std::move(*outputs)));
+
+  // Compile (or find in the cache) the whole file, then run the entry
+  // through the runtime like any artifact.
+  mlir::plaidml::CompileOptions options;
+  options.device = device;
+  std::string invalid = mlir::plaidml::validateCompileOptions(options);
+  if (!invalid.empty())
+    return rt::Status::failure(invalid);
+  FailureOr<mlir::plaidml::CachedArtifact> artifact =
+      mlir::plaidml::getCachedArtifact(*(*program)->context, (*program)->text,
+                                       options, path);
+  if (failed(artifact))
+    return rt::Status::failure("compiling '" + path + "' for " + device +
+                               " failed");
+  compileMs = artifact->hit ? 0.0 : artifact->compileMs;
+  return openArtifact(artifact->path, name.str(), device);
 }
 } // namespace plaidml::run

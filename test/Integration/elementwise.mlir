@@ -1,11 +1,16 @@
-// Elementwise semantics of DESIGN.md section 3 in the reference interpreter:
+// Elementwise semantics of DESIGN.md section 3 on every device (the
+// reference interpreter and the CPU):
 // integer division and shifts by signedness, wrapping, promotion with
 // broadcasting, float rounding to f16/bf16, NaN comparisons, casts, and the
 // shape ops. Expected values are worked out by hand.
 // RUN: plaidml-run %s --device reference --entry ints --print | FileCheck %s --check-prefix=INTS
+// RUN: plaidml-run %s --device cpu --entry ints --print | FileCheck %s --check-prefix=INTS
 // RUN: plaidml-run %s --device reference --entry promote --print | FileCheck %s --check-prefix=PROMOTE
+// RUN: plaidml-run %s --device cpu --entry promote --print | FileCheck %s --check-prefix=PROMOTE
 // RUN: plaidml-run %s --device reference --entry floats --print | FileCheck %s --check-prefix=FLOATS
+// RUN: plaidml-run %s --device cpu --entry floats --print | FileCheck %s --check-prefix=FLOATS
 // RUN: plaidml-run %s --device reference --entry shapes --print | FileCheck %s --check-prefix=SHAPES
+// RUN: plaidml-run %s --device cpu --entry shapes --print | FileCheck %s --check-prefix=SHAPES
 
 // INTS: result0: 4xsi32
 // INTS-NEXT: [-3, 3, -3, 3]
@@ -137,6 +142,7 @@ func.func @shapes() -> (tensor<2x3xsi32>, tensor<3x2xf32>, tensor<4xf32>, tensor
 // rounding: 2^60 + 2^36 + 1 is nearest to 2^60 + 2^37 (through double it
 // would round to 2^60, which is 0x5D800000).
 // RUN: plaidml-run %s --device reference --entry wide --print | FileCheck %s --check-prefix=WIDE
+// RUN: plaidml-run %s --device cpu --entry wide --print | FileCheck %s --check-prefix=WIDE
 // WIDE: result0: 2xsi64
 // WIDE-NEXT: [9223372036854775807, -9223372036854775808]
 // WIDE: result1: ui64

@@ -1,15 +1,25 @@
-// Contractions evaluated by the reference interpreter, checked against values
-// worked out by hand.
+// Contractions on every device (the reference interpreter and the CPU),
+// checked against values worked out by hand.
 // RUN: plaidml-run %s --device reference --entry matmul --print | FileCheck %s --check-prefix=MATMUL
+// RUN: plaidml-run %s --device cpu --entry matmul --print | FileCheck %s --check-prefix=MATMUL
 // RUN: plaidml-run %s --device reference --entry same_conv --print | FileCheck %s --check-prefix=CONV
+// RUN: plaidml-run %s --device cpu --entry same_conv --print | FileCheck %s --check-prefix=CONV
 // RUN: plaidml-run %s --device reference --entry max_pool --print | FileCheck %s --check-prefix=POOL
+// RUN: plaidml-run %s --device cpu --entry max_pool --print | FileCheck %s --check-prefix=POOL
 // RUN: plaidml-run %s --device reference --entry cumsum --print | FileCheck %s --check-prefix=CUMSUM
+// RUN: plaidml-run %s --device cpu --entry cumsum --print | FileCheck %s --check-prefix=CUMSUM
 // RUN: plaidml-run %s --device reference --entry argmax --print | FileCheck %s --check-prefix=ARGMAX
+// RUN: plaidml-run %s --device cpu --entry argmax --print | FileCheck %s --check-prefix=ARGMAX
 // RUN: plaidml-run %s --device reference --entry transpose --print | FileCheck %s --check-prefix=TRANSPOSE
+// RUN: plaidml-run %s --device cpu --entry transpose --print | FileCheck %s --check-prefix=TRANSPOSE
 // RUN: plaidml-run %s --device reference --entry diagonal --print | FileCheck %s --check-prefix=DIAG
+// RUN: plaidml-run %s --device cpu --entry diagonal --print | FileCheck %s --check-prefix=DIAG
 // RUN: plaidml-run %s --device reference --entry strided --print | FileCheck %s --check-prefix=STRIDED
+// RUN: plaidml-run %s --device cpu --entry strided --print | FileCheck %s --check-prefix=STRIDED
 // RUN: plaidml-run %s --device reference --entry mixed --print | FileCheck %s --check-prefix=MIXED
+// RUN: plaidml-run %s --device cpu --entry mixed --print | FileCheck %s --check-prefix=MIXED
 // RUN: plaidml-run %s --device reference --entry int_product --print | FileCheck %s --check-prefix=PRODUCT
+// RUN: plaidml-run %s --device cpu --entry int_product --print | FileCheck %s --check-prefix=PRODUCT
 
 // [[1 2 3] [4 5 6]] x [[1 0] [0 1] [1 1]] = [[4 5] [10 11]]
 // MATMUL: result0: 2x2xf32

@@ -1,0 +1,70 @@
+//===- Compiler.h - Compile a module to an artifact --------------*- C++
+//-*-===//
+//
+// The compiler driver behind plaidml-compile and plaidml-run: runs the target
+// pipeline on a module, generates machine code with LLVM and links the
+// artifact of docs/ABI.md section 4 (for the CPU, a shared library). Errors
+// are reported as MLIR diagnostics on the module's context, each naming what
+// failed. Cache.h adds the on-disk compile cache on top.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_COMPILER_COMPILER_H
+#define PLAIDML_COMPILER_COMPILER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::plaidml {
+
+struct CpuPipelineOptions;
+
+/// What to compile for. The CPU fields mirror CpuPipelineOptions (a plain,
+/// copyable struct, unlike PassPipelineOptions).
+struct CompileOptions {
+  /// `cpu`; `vulkan:N` and `opencl:N` are recognized but have no compiler
+  /// yet.
+  std::string device = "cpu";
+  /// LLVM CPU name or "native".
+  std::string cpu = "native";
+  /// Target triple; empty for the host's.
+  std::string triple;
+  /// Subtarget features "+a,-b"; empty for the host's (native) or the
+  /// CPU's own (named CPU).
+  std::string features;
+  /// LLVM optimization level, 0-3.
+  unsigned optLevel = 3;
+  /// Accepted for the pipeline; generated code is single-threaded for now.
+  unsigned threads = 1;
+  /// Path of ld.lld; empty to look next to the LLVM tools, then on PATH.
+  std::string linker;
+
+  /// Copies the fields into pipeline options.
+  void toPipelineOptions(CpuPipelineOptions &options) const;
+};
+
+/// Checks what can be checked without a module: the device, opt-level and
+/// threads. Returns a one-line message, or an empty string when valid.
+std::string validateCompileOptions(const CompileOptions &options);
+
+/// Compiles `module` (Tile-dialect functions, or the ABI form of docs/ABI.md
+/// section 1) for `options.device` and writes the artifact to `outputPath`.
+/// Modifies `module` (it holds the LLVM dialect afterwards). On failure the
+/// reason has been emitted as a diagnostic and no artifact is written.
+LogicalResult compileToArtifact(ModuleOp module, const CompileOptions &options,
+                                StringRef outputPath);
+
+/// The options string that identifies generated code: every CPU option with
+/// "native" and the defaults resolved for this machine, so the same text on
+/// two machines differs when their CPUs do. The cache key uses it. Fails
+/// with a message when the options are invalid or the target does not
+/// resolve.
+llvm::Expected<std::string>
+getResolvedOptionsString(const CompileOptions &options);
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_COMPILER_COMPILER_H

@@ -1,0 +1,73 @@
+//===- Pipelines.h - PlaidML target pipelines --------------------*- C++
+//-*-===//
+//
+// The pass pipelines that take Tile-dialect programs to a target, with typed
+// options, as C++ functions other compilers can call (DESIGN.md section 4).
+// The textual registrations (-plaidml-cpu-pipeline, ...) are for tests and
+// plaidml-opt. docs/CpuPipeline.md describes the CPU stages and pass order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_PIPELINES_PIPELINES_H
+#define PLAIDML_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::plaidml {
+
+/// Options of the CPU pipelines. "native" and empty strings stand for the
+/// host; plaidml-emit-cpu-entry-points and the compiler resolve them (see
+/// CpuTarget.h).
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("LLVM CPU name (e.g. skylake-avx512), or 'native' for "
+                     "the host CPU"),
+      llvm::cl::init("native")};
+  PassOptions::Option<std::string> triple{
+      *this, "triple", llvm::cl::desc("Target triple (empty: the host's)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Subtarget features '+a,-b' (empty: the host's for "
+                     "cpu=native, the CPU's own otherwise)"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level 0-3 of the generated code "
+                     "(used by the compiler driver after the pipeline)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Worker threads of the generated code (accepted; code "
+                     "is single-threaded until multithreading lands in a "
+                     "later issue)"),
+      llvm::cl::init(1)};
+};
+
+/// Checks option values the option parser cannot (opt-level 0-3, threads
+/// >= 1). Returns a message naming the bad option, or an empty string.
+std::string validateCpuPipelineOptions(const CpuPipelineOptions &options);
+
+/// From ABI-form functions (docs/ABI.md section 1: affine/scf/arith/math/
+/// memref on signless identity-layout memrefs, `plaidml.entry` attributes)
+/// to the LLVM dialect with entry-point wrappers and the manifest. Add it to
+/// a pass manager on `builtin.module`.
+void buildCpuLoweringPipeline(OpPassManager &pm,
+                              const CpuPipelineOptions &options);
+
+/// From Tile-dialect functions to the LLVM dialect: the Tile passes,
+/// convert-tile-to-affine, then buildCpuLoweringPipeline. Add it to a pass
+/// manager on `builtin.module`.
+void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
+
+/// Registers -plaidml-cpu-pipeline and -plaidml-cpu-lowering-pipeline.
+void registerCpuPipelines();
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_PIPELINES_PIPELINES_H

@@ -1,0 +1,26 @@
+//===- Passes.h - CPU target passes ------------------------------*- C++
+//-*-===//
+//
+// Declares the CPU target passes (generated from Passes.td) and their
+// registration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_TARGET_CPU_PASSES_H
+#define PLAIDML_TARGET_CPU_PASSES_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::plaidml {
+
+#define GEN_PASS_DECL
+#include "plaidml/Target/Cpu/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "plaidml/Target/Cpu/Passes.h.inc"
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_TARGET_CPU_PASSES_H

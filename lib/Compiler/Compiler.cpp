@@ -1,0 +1,324 @@
+//===- Compiler.cpp - Compile a module to a CPU shared library ------------===//
+//
+// compileToArtifact: the CPU pipeline (lib/Pipelines), translation to LLVM
+// IR, the LLVM optimization pipeline of the requested level, object emission
+// for the resolved target, and a link into a shared library with ld.lld
+// (against libm, libc and, when installed, compiler-rt's builtins for the
+// f16/bf16 conversions libgcc lacks). Every failure becomes one diagnostic
+// that says which step failed and why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Compiler/Compiler.h"
+
+#include "plaidml/Dialect/Tile/IR/TileDialect.h"
+#include "plaidml/Pipelines/Pipelines.h"
+#include "plaidml/Target/Cpu/CpuTarget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::plaidml;
+
+// Set by lib/Compiler/CMakeLists.txt from the LLVM installation.
+#ifndef PLAIDML_LLVM_TOOLS_DIR
+#define PLAIDML_LLVM_TOOLS_DIR ""
+#endif
+#ifndef PLAIDML_CLANG_RESOURCE_DIR
+#define PLAIDML_CLANG_RESOURCE_DIR ""
+#endif
+
+void CompileOptions::toPipelineOptions(CpuPipelineOptions &options) const {
+  options.cpu = cpu;
+  options.triple = triple;
+  options.features = features;
+  options.optLevel = optLevel;
+  options.threads = threads;
+}
+
+std::string
+mlir::plaidml::validateCompileOptions(const CompileOptions &options) {
+  StringRef device = options.device;
+  if (device != "cpu") {
+    auto [kind, index] = device.split(':');
+    unsigned number;
+    if ((kind == "vulkan" || kind == "opencl") && !index.empty() &&
+        !index.getAsInteger(10, number))
+      return "device '" + options.device +
+             "' has no compiler pipeline yet; only 'cpu' does";
+    return "unknown device '" + options.device +
+           "' (expected cpu, vulkan:N or opencl:N)";
+  }
+  CpuPipelineOptions pipelineOptions;
+  options.toPipelineOptions(pipelineOptions);
+  return validateCpuPipelineOptions(pipelineOptions);
+}
+
+llvm::Expected<std::string>
+mlir::plaidml::getResolvedOptionsString(const CompileOptions &options) {
+  std::string error = validateCompileOptions(options);
+  if (!error.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+  llvm::Expected<CpuTarget> target =
+      resolveCpuTarget(options.triple, options.cpu, options.features);
+  if (!target)
+    return target.takeError();
+  return llvm::formatv("cpu={0} features={1} opt-level={2} threads={3} "
+                       "triple={4}",
+                       target->cpu, target->features, options.optLevel,
+                       options.threads, target->triple)
+      .str();
+}
+
+/// True when `module` still holds Tile IR (Tile ops or functions on
+/// tensors), which needs the full pipeline; the ABI form skips the Tile
+/// passes.
+static bool isTileForm(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    if (isa_and_nonnull<tile::TileDialect>(op->getDialect()))
+      return WalkResult::interrupt();
+    if (auto func = dyn_cast<func::FuncOp>(op))
+      if (llvm::any_of(func.getFunctionType().getInputs(),
+                       llvm::IsaPred<TensorType>) ||
+          llvm::any_of(func.getFunctionType().getResults(),
+                       llvm::IsaPred<TensorType>))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// ld.lld: the given path, else next to the LLVM tools, else on PATH.
+static FailureOr<std::string> findLinker(Location loc, StringRef requested) {
+  if (!requested.empty()) {
+    if (llvm::sys::fs::can_execute(requested))
+      return requested.str();
+    emitError(loc) << "linker '" << requested
+                   << "' does not exist or is not executable";
+    return failure();
+  }
+  SmallString<128> beside(PLAIDML_LLVM_TOOLS_DIR);
+  if (!beside.empty()) {
+    llvm::sys::path::append(beside, "ld.lld");
+    if (llvm::sys::fs::can_execute(beside))
+      return beside.str().str();
+  }
+  for (StringRef name : {"ld.lld-22", "ld.lld"})
+    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name))
+      return *path;
+  emitError(loc) << "linker ld.lld not found (looked in '"
+                 << PLAIDML_LLVM_TOOLS_DIR
+                 << "' and on PATH for ld.lld-22 and ld.lld; install lld-22)";
+  return failure();
+}
+
+/// compiler-rt's builtins archive for `triple`, if installed (both the
+/// per-target and the old per-OS layouts of the resource directory).
+static std::optional<std::string> findBuiltins(const llvm::Triple &triple) {
+  StringRef resourceDir = PLAIDML_CLANG_RESOURCE_DIR;
+  if (resourceDir.empty())
+    return std::nullopt;
+  SmallString<256> perTarget(resourceDir);
+  llvm::sys::path::append(perTarget, "lib", triple.str(),
+                          "libclang_rt.builtins.a");
+  SmallString<256> perOS(resourceDir);
+  llvm::sys::path::append(perOS, "lib", "linux",
+                          "libclang_rt.builtins-" + triple.getArchName() +
+                              ".a");
+  for (const SmallString<256> &path : {perTarget, perOS})
+    if (llvm::sys::fs::exists(path))
+      return path.str().str();
+  return std::nullopt;
+}
+
+/// Runs the MLIR pipeline for the ABI or Tile form of `module`.
+static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
+                                 const CpuTarget &target) {
+  CpuPipelineOptions pipelineOptions;
+  options.toPipelineOptions(pipelineOptions);
+  // The resolved target, so the manifest describes exactly the code.
+  pipelineOptions.cpu = target.cpu;
+  pipelineOptions.triple = target.triple;
+  pipelineOptions.features = target.features;
+  PassManager pm(module->getName());
+  if (isTileForm(module))
+    buildCpuPipeline(pm, pipelineOptions);
+  else
+    buildCpuLoweringPipeline(pm, pipelineOptions);
+  // The failing pass has said why.
+  return pm.run(module);
+}
+
+/// LLVM's -O<level> module pipeline.
+static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
+                     unsigned optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = llvm::OptimizationLevel::O0;
+  if (optLevel == 1)
+    level = llvm::OptimizationLevel::O1;
+  else if (optLevel == 2)
+    level = llvm::OptimizationLevel::O2;
+  else if (optLevel >= 3)
+    level = llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager passes =
+      optLevel == 0 ? builder.buildO0DefaultPipeline(level)
+                    : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, mam);
+}
+
+/// Links `objectPath` into the shared library `outputPath`.
+static LogicalResult link(Location loc, const CompileOptions &options,
+                          const llvm::Triple &triple, StringRef objectPath,
+                          StringRef outputPath) {
+  FailureOr<std::string> linker = findLinker(loc, options.linker);
+  if (failed(linker))
+    return failure();
+
+  // The system libraries of this triple (Debian's multiarch layout), so
+  // libm and libc become DT_NEEDED and -z defs can check every symbol now
+  // rather than at dlopen time.
+  std::string multiarch = (triple.getArchName() + "-linux-gnu").str();
+  SmallVector<std::string> args = {*linker,         "-shared", "-z",
+                                   "defs",          "-o",      outputPath.str(),
+                                   objectPath.str()};
+  if (std::optional<std::string> builtins = findBuiltins(triple))
+    args.push_back(*builtins);
+  for (StringRef dir : {"/usr/lib/", "/lib/"})
+    args.push_back(("-L" + dir + multiarch).str());
+  args.append({"-L/usr/lib", "-L/lib", "-lm", "-lc"});
+
+  SmallString<128> logPath;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("plaidml-ld", "log", logPath))
+    return emitError(loc) << "cannot create a temporary file for the "
+                             "linker's messages: "
+                          << ec.message();
+  llvm::FileRemover removeLog(logPath);
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
+                                          logPath.str()};
+  std::string execError;
+  int status = llvm::sys::ExecuteAndWait(*linker, argRefs, /*Env=*/std::nullopt,
+                                         redirects, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &execError);
+  if (status == 0)
+    return success();
+
+  // The linker's messages on one line: lld indents its ">>> referenced by"
+  // notes on lines of their own.
+  std::string log;
+  if (auto buffer = llvm::MemoryBuffer::getFile(logPath)) {
+    SmallVector<StringRef> words;
+    llvm::SplitString((*buffer)->getBuffer(), words);
+    log = llvm::join(words, " ");
+  }
+  InFlightDiagnostic diag = emitError(loc);
+  diag << "linking '" << outputPath << "' with " << *linker << " failed";
+  if (!execError.empty())
+    diag << ": " << execError;
+  else
+    diag << " (exit status " << status << ")";
+  if (!log.empty())
+    diag << ": " << log;
+  return failure();
+}
+
+LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
+                                               const CompileOptions &options,
+                                               StringRef outputPath) {
+  Location loc = module.getLoc();
+  std::string error = validateCompileOptions(options);
+  if (!error.empty())
+    return emitError(loc) << error;
+  llvm::Expected<CpuTarget> target =
+      resolveCpuTarget(options.triple, options.cpu, options.features);
+  if (!target)
+    return emitError(loc) << llvm::toString(target.takeError());
+
+  if (failed(runPipeline(module, options, *target)))
+    return failure();
+
+  MLIRContext *context = module.getContext();
+  registerBuiltinDialectTranslation(*context);
+  registerLLVMDialectTranslation(*context);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "plaidml");
+  if (!llvmModule)
+    return emitError(loc) << "translation to LLVM IR failed";
+
+  llvm::Triple triple(target->triple);
+  std::string lookupError;
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  if (!llvmTarget)
+    return emitError(loc) << "no LLVM target for '" << target->triple
+                          << "': " << lookupError;
+  llvm::CodeGenOptLevel codeGenLevel =
+      llvm::CodeGenOpt::getLevel(static_cast<int>(options.optLevel))
+          .value_or(llvm::CodeGenOptLevel::Default);
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target->cpu, target->features, llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, codeGenLevel));
+  if (!machine)
+    return emitError(loc) << "cannot create an LLVM target machine for '"
+                          << target->triple << "', CPU '" << target->cpu << "'";
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+  optimize(*llvmModule, *machine, options.optLevel);
+
+  SmallString<128> objectPath;
+  int objectFd;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "plaidml", "o", objectFd, objectPath))
+    return emitError(loc) << "cannot create a temporary object file: "
+                          << ec.message();
+  llvm::FileRemover removeObject(objectPath);
+  {
+    llvm::raw_fd_ostream objectStream(objectFd, /*shouldClose=*/true);
+    llvm::legacy::PassManager codeGen;
+    if (machine->addPassesToEmitFile(codeGen, objectStream, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return emitError(loc)
+             << "LLVM cannot emit object files for '" << target->triple << "'";
+    codeGen.run(*llvmModule);
+    objectStream.close();
+    if (objectStream.has_error())
+      return emitError(loc) << "cannot write the object file '" << objectPath
+                            << "': " << objectStream.error().message();
+  }
+  return link(loc, options, triple, objectPath, outputPath);
+}

@@ -1,0 +1,116 @@
+//===- CpuPipeline.cpp - Tile to the LLVM dialect for CPUs ----------------===//
+//
+// buildCpuPipeline and buildCpuLoweringPipeline and their textual
+// registrations. The lowering half takes the ABI form of docs/ABI.md
+// section 1 to the LLVM dialect: memrefs become bare pointers, every entry
+// function gets its `_plaidml_entry_*` wrapper and the module its manifest.
+// docs/CpuPipeline.md explains the order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Pipelines/Pipelines.h"
+
+#include "plaidml/Conversion/Passes.h"
+
+#include "plaidml/Dialect/Tile/Transforms/Passes.h"
+#include "plaidml/Target/Cpu/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::plaidml;
+
+std::string
+mlir::plaidml::validateCpuPipelineOptions(const CpuPipelineOptions &options) {
+  if (options.optLevel > 3)
+    return "opt-level must be 0, 1, 2 or 3, not " +
+           std::to_string(options.optLevel);
+  if (options.threads < 1)
+    return "threads must be at least 1";
+  return "";
+}
+
+void mlir::plaidml::buildCpuLoweringPipeline(
+    OpPassManager &pm, const CpuPipelineOptions &options) {
+  // Math first, while the IR is still structured: x86 has no f16/bf16 libm,
+  // so compute those in f32; integer and integer-exponent powers become
+  // outlined functions (with scf loops, hence before convert-scf-to-cf).
+  pm.addPass(math::createMathExtendToSupportedTypes());
+  pm.addPass(createConvertMathToFuncs());
+
+  // Loops: affine -> scf (affine.parallel -> scf.parallel) -> cf.
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createSCFToControlFlowPass());
+
+  // Math ops with an LLVM intrinsic become intrinsics; the rest (erf, tanh,
+  // atan, ...) libm calls, declared as func.func for func-to-llvm below.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+
+  // Memrefs, then scalars and control flow, then functions with the
+  // bare-pointer calling convention of docs/ABI.md.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+
+  // Wrappers and manifest, on llvm.func, now that the signatures are final.
+  EmitCpuEntryPointsPassOptions entryOptions;
+  entryOptions.triple = options.triple;
+  entryOptions.cpu = options.cpu;
+  entryOptions.features = options.features;
+  pm.addPass(createEmitCpuEntryPointsPass(entryOptions));
+
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::plaidml::buildCpuPipeline(OpPassManager &pm,
+                                     const CpuPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(tile::createTileComputeBoundsPass());
+  pm.addPass(createConvertTileToAffinePass());
+  buildCpuLoweringPipeline(pm, options);
+}
+
+/// Registers `name` to parse CpuPipelineOptions, validate them and call
+/// `builder`.
+static void registerCpuPipeline(StringRef name, StringRef description,
+                                void (*builder)(OpPassManager &,
+                                                const CpuPipelineOptions &)) {
+  registerPassPipeline(
+      name, description,
+      [builder](OpPassManager &pm, StringRef optionsText,
+                function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CpuPipelineOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        std::string error = validateCpuPipelineOptions(options);
+        if (!error.empty())
+          return errorHandler(error);
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(CpuPipelineOptions());
+      });
+}
+
+void mlir::plaidml::registerCpuPipelines() {
+  registerCpuPipeline("plaidml-cpu-pipeline",
+                      "Tile dialect to the LLVM dialect of a CPU artifact "
+                      "(docs/CpuPipeline.md)",
+                      buildCpuPipeline);
+  registerCpuPipeline("plaidml-cpu-lowering-pipeline",
+                      "ABI-form affine/memref IR (docs/ABI.md section 1) to "
+                      "the LLVM dialect of a CPU artifact",
+                      buildCpuLoweringPipeline);
+}

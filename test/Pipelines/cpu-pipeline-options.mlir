@@ -1,0 +1,47 @@
+// RUN: plaidml-opt %s -plaidml-cpu-pipeline="cpu=x86-64 opt-level=2 threads=4" \
+// RUN:   -dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: plaidml-opt %s -plaidml-cpu-lowering-pipeline \
+// RUN:   -dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOWER
+// RUN: not plaidml-opt %s -plaidml-cpu-pipeline="opt-level=4" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OPT
+// RUN: not plaidml-opt %s -plaidml-cpu-lowering-pipeline="threads=0" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=THREADS
+// RUN: not plaidml-opt %s -plaidml-cpu-pipeline="nosuch=1" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNKNOWN
+
+// The pass order of the CPU pipelines (docs/CpuPipeline.md explains it).
+
+// FULL:      builtin.module(
+// FULL-NEXT:   func.func(
+// FULL-NEXT:     tile-compute-bounds
+// FULL-NEXT:   ),
+// FULL-NEXT:   convert-tile-to-affine,
+// FULL-NEXT:   math-extend-to-supported-types
+// LOWER:     builtin.module(
+// LOWER-NEXT:  math-extend-to-supported-types{ target-type=f32},
+// LOWER-NEXT:  convert-math-to-funcs{
+// LOWER-NEXT:  lower-affine,
+// LOWER-NEXT:  arith-expand{
+// LOWER-NEXT:  convert-scf-to-cf{
+// LOWER-NEXT:  convert-math-to-llvm{
+// LOWER-NEXT:  convert-math-to-libm,
+// LOWER-NEXT:  expand-strided-metadata,
+// LOWER-NEXT:  finalize-memref-to-llvm{
+// LOWER-NEXT:  convert-arith-to-llvm{
+// LOWER-NEXT:  convert-cf-to-llvm{
+// LOWER-NEXT:  convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
+// LOWER-NEXT:  plaidml-emit-cpu-entry-points{cpu=native features= triple=},
+// LOWER-NEXT:  convert-ub-to-llvm{
+// LOWER-NEXT:  reconcile-unrealized-casts
+// LOWER-NEXT: )
+
+// The target options reach the entry-point pass unresolved ("native" is
+// resolved when it runs); opt-level and threads are for the compiler driver.
+// FULL: plaidml-emit-cpu-entry-points{cpu=x86-64 features= triple=},
+
+// OPT: opt-level must be 0, 1, 2 or 3, not 4
+// THREADS: threads must be at least 1
+// UNKNOWN: no such option nosuch
+
+module {
+}

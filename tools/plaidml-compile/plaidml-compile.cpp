@@ -1,0 +1,165 @@
+//===- plaidml-compile.cpp - Compile a program to an artifact -------------===//
+//
+// `plaidml-compile FILE --device cpu -o OUT`: compiles an MLIR module (Tile
+// dialect, or the ABI form of docs/ABI.md section 1) into an artifact, the
+// shared library of docs/ABI.md section 4. Errors are one line each on
+// stderr, and the exit status is non-zero. `--use-cache` compiles through
+// the on-disk cache (lib/Compiler/Cache.cpp) and reports hit or miss.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Compiler/Cache.h"
+#include "plaidml/Compiler/Compiler.h"
+#include "plaidml/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::plaidml;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("plaidml-compile options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("Output artifact"),
+                                       cl::value_desc("file"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    device("device", cl::desc("Target device: cpu (vulkan:N, opencl:N later)"),
+           cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string>
+    cpu("cpu", cl::desc("LLVM CPU name, or 'native' for the host CPU"),
+        cl::init("native"), cl::cat(category));
+static cl::opt<std::string> triple("triple",
+                                   cl::desc("Target triple (default: host)"),
+                                   cl::init(""), cl::cat(category));
+static cl::opt<std::string>
+    features("features",
+             cl::desc("Subtarget features '+a,-b' (default: the host's for "
+                      "native, the CPU's own otherwise)"),
+             cl::init(""), cl::cat(category));
+static cl::opt<unsigned> optLevel("opt-level",
+                                  cl::desc("LLVM optimization level 0-3"),
+                                  cl::init(3), cl::cat(category));
+static cl::opt<std::string>
+    ldPath("ld-path",
+           cl::desc("ld.lld to link with (default: next to the LLVM tools, "
+                    "then on PATH)"),
+           cl::init(""), cl::cat(category));
+static cl::opt<bool>
+    useCache("use-cache",
+             cl::desc("Compile through the on-disk cache and print "
+                      "'cache: hit|miss PATH' on stdout"),
+             cl::init(false), cl::cat(category));
+
+/// `file:line:col`, from the first file location inside `loc`.
+static std::string formatLocation(Location loc) {
+  std::string result;
+  loc->walk([&](Location inner) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(inner)) {
+      result = fileLoc.getFilename().str();
+      // The implicit module of a file sits at line 0.
+      if (fileLoc.getLine() != 0)
+        result +=
+            (":" + Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+                .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result;
+}
+
+static int fail(const Twine &message) {
+  llvm::errs() << "plaidml-compile: error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "PlaidML compiler\n");
+
+  if (inputFile.empty())
+    return fail("no input file (usage: plaidml-compile FILE --device D -o "
+                "OUT)");
+  if (outputFile.empty())
+    return fail("no output file (-o OUT)");
+  CompileOptions options;
+  options.device = device;
+  options.cpu = cpu;
+  options.triple = triple;
+  options.features = features;
+  options.optLevel = optLevel;
+  options.linker = ldPath;
+  std::string error = validateCompileOptions(options);
+  if (!error.empty())
+    return fail(error);
+
+  std::string readError;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFile, &readError);
+  if (!input)
+    return fail(readError);
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  // One line per error or warning (notes, such as op dumps, are dropped).
+  bool reported = false;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Note ||
+        diag.getSeverity() == DiagnosticSeverity::Remark)
+      return success();
+    reported |= diag.getSeverity() == DiagnosticSeverity::Error;
+    std::string where = formatLocation(diag.getLocation());
+    llvm::errs() << "plaidml-compile: "
+                 << (diag.getSeverity() == DiagnosticSeverity::Error
+                         ? "error: "
+                         : "warning: ");
+    if (!where.empty())
+      llvm::errs() << where << ": ";
+    std::string text = diag.str();
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    llvm::errs() << text << "\n";
+    return success();
+  });
+
+  if (useCache) {
+    FailureOr<CachedArtifact> artifact = getCachedArtifact(
+        context, input->getBuffer(), options, input->getBufferIdentifier());
+    if (failed(artifact))
+      return reported ? 1 : fail("compilation failed");
+    if (std::error_code ec =
+            llvm::sys::fs::copy_file(artifact->path, outputFile))
+      return fail("cannot copy '" + artifact->path + "' to '" + outputFile +
+                  "': " + ec.message());
+    llvm::outs() << "cache: " << (artifact->hit ? "hit " : "miss ")
+                 << artifact->path << "\n";
+    return 0;
+  }
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return reported ? 1 : fail("cannot parse '" + inputFile + "'");
+  if (failed(compileToArtifact(*module, options, outputFile)))
+    return reported ? 1 : fail("compilation failed");
+  return 0;
+}
