@@ -12,6 +12,7 @@ BUILD_DIR := build
 # The machines this runs on are shared: never more than two jobs.
 JOBS ?= 2
 PLAIDML_OPT := $(BUILD_DIR)/bin/plaidml-opt
+PLAIDML_RUN := $(BUILD_DIR)/bin/plaidml-run
 DEMO_PASSES := -tile-compute-bounds -canonicalize
 
 .PHONY: all deps configure build demo check format docs clean
@@ -31,6 +32,11 @@ demo: build
 	@for example in examples/matmul.mlir examples/conv.mlir; do \
 	  echo "=== plaidml-opt $$example $(DEMO_PASSES)"; \
 	  $(PLAIDML_OPT) $$example $(DEMO_PASSES) || exit 1; \
+	done
+	@for device in cpu reference; do \
+	  echo "=== plaidml-run examples/matmul.mlir --device $$device --random-inputs=1 --print --repeat 5"; \
+	  $(PLAIDML_RUN) examples/matmul.mlir --device $$device --random-inputs=1 \
+	    --print --repeat 5 || exit 1; \
 	done
 
 check: build
