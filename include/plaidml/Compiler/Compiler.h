@@ -1,5 +1,4 @@
-//===- Compiler.h - Compile a module to an artifact --------------*- C++
-//-*-===//
+//===- Compiler.h - Compile a module to an artifact -------------*- C++ -*-===//
 //
 // The compiler driver behind plaidml-compile and plaidml-run: runs the target
 // pipeline on a module, generates machine code with LLVM and links the
