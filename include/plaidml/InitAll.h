@@ -1,4 +1,4 @@
-//===- InitAll.h - Register everything PlaidML provides ----------*- C++ -*-===//
+//===- InitAll.h - Register everything PlaidML provides ---------*- C++ -*-===//
 //
 // The one registration point: the Tile dialect, every PlaidML pass and
 // pipeline, and the upstream dialects, extensions and passes the pipelines

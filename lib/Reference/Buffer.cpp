@@ -55,8 +55,7 @@ double Buffer::getFloat(int64_t i) const {
     return floats[i];
   Scalar v;
   v.i = ints[i];
-  return convertScalar(v, getElementType(),
-                       Float64Type::get(type.getContext()))
+  return convertScalar(v, getElementType(), Float64Type::get(type.getContext()))
       .f;
 }
 
@@ -77,9 +76,8 @@ void Buffer::setFloat(int64_t i, double v) {
   }
   Scalar s;
   s.f = v;
-  ints[i] = convertScalar(s, Float64Type::get(type.getContext()),
-                          getElementType())
-                .i;
+  ints[i] =
+      convertScalar(s, Float64Type::get(type.getContext()), getElementType()).i;
 }
 
 void Buffer::setInt(int64_t i, int64_t v) {
@@ -116,8 +114,8 @@ std::vector<uint8_t> Buffer::toBytes() const {
     } else if (auto floatTy = dyn_cast<FloatType>(elem)) {
       llvm::APFloat f(floats[i]);
       bool losesInfo;
-      f.convert(floatTy.getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      f.convert(floatTy.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
       bits = f.bitcastToAPInt().getZExtValue();
     } else {
       bits = static_cast<uint64_t>(ints[i]);

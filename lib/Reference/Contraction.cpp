@@ -89,8 +89,7 @@ IntegerSet buildValiditySet(ContractionOp op) {
       eqFlags.append(2, false);
     }
   };
-  addRange(op.getSink(),
-           cast<RankedTensorType>(op.getType()).getShape());
+  addRange(op.getSink(), cast<RankedTensorType>(op.getType()).getShape());
   for (auto [attr, input] : llvm::zip_equal(op.getSrcs(), op.getInputs()))
     addRange(cast<AffineMapAttr>(attr).getValue(),
              cast<RankedTensorType>(input.getType()).getShape());
@@ -128,12 +127,14 @@ relaxedBox(ContractionOp op) {
   for (unsigned d = 0, e = op.getNumIdxs(); d < e; ++d) {
     SmallVector<DynamicAPInt> coeffs(cst.getNumVars() + 1, DynamicAPInt(0));
     coeffs[d] = DynamicAPInt(1);
-    MaybeOptimum<Fraction> lo = simplex.computeOptimum(Simplex::Direction::Down, coeffs);
-    MaybeOptimum<Fraction> hi = simplex.computeOptimum(Simplex::Direction::Up, coeffs);
+    MaybeOptimum<Fraction> lo =
+        simplex.computeOptimum(Simplex::Direction::Down, coeffs);
+    MaybeOptimum<Fraction> hi =
+        simplex.computeOptimum(Simplex::Direction::Up, coeffs);
     if (!lo.isBounded() || !hi.isBounded())
-      return op.emitError("index '")
-             << op.getIdxName(d) << "' is unbounded";
-    box.emplace_back(int64_t(presburger::ceil(*lo)), int64_t(presburger::floor(*hi)));
+      return op.emitError("index '") << op.getIdxName(d) << "' is unbounded";
+    box.emplace_back(int64_t(presburger::ceil(*lo)),
+                     int64_t(presburger::floor(*hi)));
   }
   return std::optional(box);
 }
@@ -236,11 +237,10 @@ reference::evaluateContraction(ContractionOp op,
       break;
     case CombinationKind::add:
     case CombinationKind::mul: {
-      auto r = applyBinary(combo == CombinationKind::add ? BinaryKind::Add
-                                                         : BinaryKind::Mul,
-                           readAs(*inputs[0], offsets[0], pairType),
-                           readAs(*inputs[1], offsets[1], pairType), pairType,
-                           error);
+      auto r = applyBinary(
+          combo == CombinationKind::add ? BinaryKind::Add : BinaryKind::Mul,
+          readAs(*inputs[0], offsets[0], pairType),
+          readAs(*inputs[1], offsets[1], pairType), pairType, error);
       value = *r; // add and mul are always specified
       break;
     }
@@ -260,10 +260,9 @@ reference::evaluateContraction(ContractionOp op,
 
     if (agg == AggregationKind::assign) {
       if (!assigned.insert(*out).second) {
-        InFlightDiagnostic diag = op.emitError(
-            "'assign' contraction writes output element [");
-        llvm::interleaveComma(
-            delinearize(*out, resultType.getShape()), diag);
+        InFlightDiagnostic diag =
+            op.emitError("'assign' contraction writes output element [");
+        llvm::interleaveComma(delinearize(*out, resultType.getShape()), diag);
         return diag << "] more than once";
       }
       writeScalar(result, *out, value);
@@ -273,8 +272,8 @@ reference::evaluateContraction(ContractionOp op,
                       : agg == AggregationKind::mul ? BinaryKind::Mul
                       : agg == AggregationKind::max ? BinaryKind::Max
                                                     : BinaryKind::Min;
-    auto r = applyBinary(kind, readAs(result, *out, outType), value, outType,
-                         error);
+    auto r =
+        applyBinary(kind, readAs(result, *out, outType), value, outType, error);
     writeScalar(result, *out, *r);
   }
   return result;

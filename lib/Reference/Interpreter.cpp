@@ -91,19 +91,18 @@ std::optional<BinaryKind> getBinaryKind(Operation *op) {
 
 FailureOr<Buffer> evaluateBinary(Operation *op, BinaryKind kind,
                                  ArrayRef<const Buffer *> operands) {
-  Type type = cast<RankedTensorType>(op->getResult(0).getType())
-                  .getElementType();
-  return mapElements(op, operands,
-                     [&](ArrayRef<int64_t> pos) -> FailureOr<Scalar> {
-                       Scalar a = readAs(*operands[0], pos[0], type);
-                       Scalar b = readAs(*operands[1], pos[1], type);
-                       std::string error;
-                       std::optional<Scalar> r =
-                           applyBinary(kind, a, b, type, error);
-                       if (!r)
-                         return op->emitError(error);
-                       return *r;
-                     });
+  Type type =
+      cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+  return mapElements(
+      op, operands, [&](ArrayRef<int64_t> pos) -> FailureOr<Scalar> {
+        Scalar a = readAs(*operands[0], pos[0], type);
+        Scalar b = readAs(*operands[1], pos[1], type);
+        std::string error;
+        std::optional<Scalar> r = applyBinary(kind, a, b, type, error);
+        if (!r)
+          return op->emitError(error);
+        return *r;
+      });
 }
 
 FailureOr<Buffer> evaluateLogical(Operation *op,
@@ -132,14 +131,16 @@ FailureOr<Buffer> evaluateGather(GatherOp op, const Buffer &source,
   for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
     SmallVector<int64_t> coords = delinearize(i, resultType.getShape());
     ArrayRef<int64_t> idxCoords(coords.begin() + axis, idxRank);
-    int64_t at = readAs(indices, linearize(idxCoords, indices.getType().getShape()),
-                        IntegerType::get(op.getContext(), 64))
-                     .i;
+    int64_t at =
+        readAs(indices, linearize(idxCoords, indices.getType().getShape()),
+               IntegerType::get(op.getContext(), 64))
+            .i;
     at = std::clamp<int64_t>(at, 0, srcShape[axis] - 1);
     SmallVector<int64_t> srcCoords(coords.begin(), coords.begin() + axis);
     srcCoords.push_back(at);
     srcCoords.append(coords.begin() + axis + idxRank, coords.end());
-    writeScalar(result, i, readAs(source, linearize(srcCoords, srcShape), type));
+    writeScalar(result, i,
+                readAs(source, linearize(srcCoords, srcShape), type));
   }
   return result;
 }
@@ -154,16 +155,17 @@ FailureOr<Buffer> evaluateScatter(ScatterOp op, const Buffer &updates,
   for (int64_t i = 0, e = updates.getNumElements(); i < e; ++i) {
     SmallVector<int64_t> coords = delinearize(i, updShape);
     ArrayRef<int64_t> idxCoords(coords.begin() + axis, idxRank);
-    Scalar rawIndex = readAs(indices,
-                             linearize(idxCoords, indices.getType().getShape()),
-                             indices.getElementType());
+    Scalar rawIndex =
+        readAs(indices, linearize(idxCoords, indices.getType().getShape()),
+               indices.getElementType());
     // Compare in the index type's own signedness: a huge unsigned index is
     // out of range, not negative.
     auto idxTy = cast<IntegerType>(indices.getElementType());
-    bool inRange = idxTy.isUnsigned()
-                       ? static_cast<uint64_t>(rawIndex.i) <
-                             static_cast<uint64_t>(resultType.getDimSize(axis))
-                       : rawIndex.i >= 0 && rawIndex.i < resultType.getDimSize(axis);
+    bool inRange =
+        idxTy.isUnsigned()
+            ? static_cast<uint64_t>(rawIndex.i) <
+                  static_cast<uint64_t>(resultType.getDimSize(axis))
+            : rawIndex.i >= 0 && rawIndex.i < resultType.getDimSize(axis);
     if (!inRange)
       continue;
     SmallVector<int64_t> outCoords(coords.begin(), coords.begin() + axis);
@@ -190,11 +192,10 @@ FailureOr<Buffer> evaluateOp(Operation *op, ArrayRef<const Buffer *> operands) {
           op)) {
     StringRef name = op->getName().stripDialect();
     Type type = operands[0]->getElementType();
-    return mapElements(op, operands,
-                       [&](ArrayRef<int64_t> pos) -> FailureOr<Scalar> {
-                         return applyUnary(
-                             name, readAs(*operands[0], pos[0], type), type);
-                       });
+    return mapElements(
+        op, operands, [&](ArrayRef<int64_t> pos) -> FailureOr<Scalar> {
+          return applyUnary(name, readAs(*operands[0], pos[0], type), type);
+        });
   }
   return llvm::TypeSwitch<Operation *, FailureOr<Buffer>>(op)
       .Case([&](ConstantOp c) -> FailureOr<Buffer> {
@@ -215,15 +216,13 @@ FailureOr<Buffer> evaluateOp(Operation *op, ArrayRef<const Buffer *> operands) {
         Type type = promoteElementTypes(operands[0]->getElementType(),
                                         operands[1]->getElementType());
         StringRef pred = stringifyCmpPredicate(c.getPredicate());
-        return mapElements(c, operands,
-                           [&](ArrayRef<int64_t> pos) -> FailureOr<Scalar> {
-                             Scalar r;
-                             r.i = compare(pred,
-                                           readAs(*operands[0], pos[0], type),
-                                           readAs(*operands[1], pos[1], type),
-                                           type);
-                             return r;
-                           });
+        return mapElements(
+            c, operands, [&](ArrayRef<int64_t> pos) -> FailureOr<Scalar> {
+              Scalar r;
+              r.i = compare(pred, readAs(*operands[0], pos[0], type),
+                            readAs(*operands[1], pos[1], type), type);
+              return r;
+            });
       })
       .Case([&](SelectOp s) {
         Type condType = operands[0]->getElementType();

@@ -27,7 +27,19 @@ struct Scalar {
 
 /// The arithmetic ops shared by elementwise ops and contractions.
 enum class BinaryKind {
-  Add, Sub, Mul, Div, Mod, Pow, Max, Min, BitAnd, BitOr, BitXor, Shl, Shr
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Pow,
+  Max,
+  Min,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr
 };
 
 /// Reads element `idx` of `buffer` converted to `type`.

@@ -1,4 +1,4 @@
-//===- Runner.h - What plaidml-run executes ----------------------*- C++ -*-===//
+//===- Runner.h - What plaidml-run executes ---------------------*- C++ -*-===//
 //
 // plaidml-run treats every program the same way once it is open: a list of
 // input and output specs, a prepare step that takes the inputs, an execute
@@ -39,9 +39,9 @@ public:
 
 /// Opens entry `entry` ("" = the only one) of the artifact at `path` for
 /// device `device`.
-rt::StatusOr<std::unique_ptr<Runner>>
-openArtifact(const std::string &path, const std::string &entry,
-             const std::string &device);
+rt::StatusOr<std::unique_ptr<Runner>> openArtifact(const std::string &path,
+                                                   const std::string &entry,
+                                                   const std::string &device);
 
 /// Whether this build can open source programs (it has the compiler).
 bool canOpenSources();
@@ -49,9 +49,10 @@ bool canOpenSources();
 /// Opens entry `entry` of the source program at `path` for `device`:
 /// "reference" interprets it, other devices compile it (through the compile
 /// cache). `compileMs` receives the compile time (0 on a cache hit).
-rt::StatusOr<std::unique_ptr<Runner>>
-openSource(const std::string &path, const std::string &entry,
-           const std::string &device, double &compileMs);
+rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
+                                                 const std::string &entry,
+                                                 const std::string &device,
+                                                 double &compileMs);
 
 } // namespace plaidml::run
 

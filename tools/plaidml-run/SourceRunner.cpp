@@ -56,9 +56,8 @@ std::optional<rt::DType> toDType(Type type) {
 }
 
 /// Specs named `prefix`0, `prefix`1, ... for `types`.
-rt::StatusOr<std::vector<rt::TensorSpec>> toSpecs(TypeRange types,
-                                                  const std::string &prefix,
-                                                  StringRef function) {
+rt::StatusOr<std::vector<rt::TensorSpec>>
+toSpecs(TypeRange types, const std::string &prefix, StringRef function) {
   std::vector<rt::TensorSpec> specs;
   for (auto [i, type] : llvm::enumerate(types)) {
     rt::TensorSpec spec;
@@ -123,8 +122,8 @@ parseProgram(const std::string &path, const std::string &entryName) {
   if (!entryName.empty()) {
     parsed->entry = parsed->module->lookupSymbol<func::FuncOp>(entryName);
     if (!parsed->entry)
-      return rt::Status::failure("no function '" + entryName + "' in '" +
-                                 path + "'");
+      return rt::Status::failure("no function '" + entryName + "' in '" + path +
+                                 "'");
   } else if (funcs.size() == 1) {
     parsed->entry = funcs.front();
   } else if (!(parsed->entry =
@@ -170,9 +169,8 @@ public:
     FailureOr<std::vector<reference::Buffer>> out =
         reference::evaluate(program->entry, buffers);
     if (failed(out))
-      return rt::Status::failure("running '" +
-                                 program->entry.getSymName().str() +
-                                 "' failed");
+      return rt::Status::failure(
+          "running '" + program->entry.getSymName().str() + "' failed");
     results = std::move(*out);
     return rt::Status::success();
   }
@@ -198,9 +196,10 @@ private:
 namespace plaidml::run {
 bool canOpenSources() { return true; }
 
-rt::StatusOr<std::unique_ptr<Runner>>
-openSource(const std::string &path, const std::string &entry,
-                         const std::string &device, double &compileMs) {
+rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
+                                                 const std::string &entry,
+                                                 const std::string &device,
+                                                 double &compileMs) {
   compileMs = 0;
   rt::StatusOr<std::unique_ptr<ParsedProgram>> program =
       parseProgram(path, entry);

@@ -250,9 +250,9 @@ rt::StatusOr<std::vector<rt::HostArray>> bindInputs(const Runner &runner,
         std::string names;
         for (const rt::TensorSpec &s : specs)
           names += (names.empty() ? "" : ", ") + s.name;
-        return rt::Status::failure("'" + kv.first + "' is not an input of '" +
-                                   entry + "' (inputs: " +
-                                   (names.empty() ? "none" : names) + ")");
+        return rt::Status::failure(
+            "'" + kv.first + "' is not an input of '" + entry +
+            "' (inputs: " + (names.empty() ? "none" : names) + ")");
       }
 
   std::vector<rt::HostArray> inputs;

@@ -1,5 +1,4 @@
-//===- Cache.h - The on-disk compile cache -----------------------*- C++
-//-*-===//
+//===- Cache.h - The on-disk compile cache ----------------------*- C++ -*-===//
 //
 // Artifacts keyed by a SHA-256 of (program text, pipeline options, device,
 // compiler version) under $XDG_CACHE_HOME/plaidml/ (default

@@ -1,5 +1,4 @@
-//===- Passes.h - PlaidML conversion passes ----------------------*- C++
-//-*-===//
+//===- Passes.h - PlaidML conversion passes ---------------------*- C++ -*-===//
 //
 // Declares the conversion passes (generated from Passes.td), their
 // registration, and includes the headers of the individual conversions so

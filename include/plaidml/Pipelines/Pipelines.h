@@ -1,5 +1,4 @@
-//===- Pipelines.h - PlaidML target pipelines --------------------*- C++
-//-*-===//
+//===- Pipelines.h - PlaidML target pipelines -------------------*- C++ -*-===//
 //
 // The pass pipelines that take Tile-dialect programs to a target, with typed
 // options, as C++ functions other compilers can call (DESIGN.md section 4).

@@ -1,4 +1,4 @@
-//===- Interpreter.h - Reference evaluator of Tile IR ------------*- C++ -*-===//
+//===- Interpreter.h - Reference evaluator of Tile IR -----------*- C++ -*-===//
 //
 // The reference interpreter: a deliberately plain evaluator of Tile-dialect
 // functions on host data, written for clarity rather than speed. It is the

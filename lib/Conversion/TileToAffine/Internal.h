@@ -1,5 +1,4 @@
-//===- Internal.h - Shared pieces of the Tile to affine lowering -*- C++
-//-*-===//
+//===- Internal.h - Shared pieces of the Tile to affine lowerin -*- C++ -*-===//
 //
 // Declarations shared by the files of convert-tile-to-affine: the scalar
 // semantics of Tile element types on signless arith values (ScalarOps.cpp),

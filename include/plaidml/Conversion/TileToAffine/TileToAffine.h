@@ -1,5 +1,4 @@
-//===- TileToAffine.h - Tile to affine conversion ----------------*- C++
-//-*-===//
+//===- TileToAffine.h - Tile to affine conversion ---------------*- C++ -*-===//
 //
 // The reusable pieces of convert-tile-to-affine, for compilers that build
 // their own conversion: the type converter (statically shaped tensors to

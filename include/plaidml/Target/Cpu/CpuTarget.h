@@ -1,5 +1,4 @@
-//===- CpuTarget.h - Resolve a CPU target description ------------*- C++
-//-*-===//
+//===- CpuTarget.h - Resolve a CPU target description -----------*- C++ -*-===//
 //
 // Turns the user's (triple, cpu, features), where "native" and empty strings
 // mean "the host's", into the exact strings an LLVM TargetMachine needs and

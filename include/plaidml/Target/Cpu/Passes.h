@@ -1,5 +1,4 @@
-//===- Passes.h - CPU target passes ------------------------------*- C++
-//-*-===//
+//===- Passes.h - CPU target passes -----------------------------*- C++ -*-===//
 //
 // Declares the CPU target passes (generated from Passes.td) and their
 // registration.

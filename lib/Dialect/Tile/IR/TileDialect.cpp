@@ -15,8 +15,8 @@
 using namespace mlir;
 using namespace mlir::plaidml::tile;
 
-#include "plaidml/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
 #include "plaidml/Dialect/Tile/IR/TileEnums.cpp.inc"
+#include "plaidml/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
 
 void TileDialect::initialize() {
   addOperations<
@@ -25,9 +25,8 @@ void TileDialect::initialize() {
       >();
 }
 
-Operation *TileDialect::materializeConstant(OpBuilder &builder,
-                                            Attribute value, Type type,
-                                            Location loc) {
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
   if (!elements || elements.getType() != type)
     return nullptr;

@@ -223,8 +223,7 @@ LogicalResult ContractionOp::verify() {
   for (auto [i, attr] : llvm::enumerate(srcs)) {
     AffineMap src = cast<AffineMapAttr>(attr).getValue();
     for (AffineExpr e : src.getResults())
-      if (failed(verifyDivisors(*this, e,
-                                "source map #" + std::to_string(i))))
+      if (failed(verifyDivisors(*this, e, "source map #" + std::to_string(i))))
         return failure();
     auto inputType = cast<RankedTensorType>(getInputs()[i].getType());
     if (src.getNumDims() != numIdxs)

@@ -1,4 +1,4 @@
-//===- TileDialect.h - Tile dialect declaration ------------------*- C++ -*-===//
+//===- TileDialect.h - Tile dialect declaration -----------------*- C++ -*-===//
 //
 // Declares the Tile dialect class and its enum attributes. Include TileOps.h
 // for the operations.
@@ -8,10 +8,10 @@
 #ifndef PLAIDML_DIALECT_TILE_IR_TILEDIALECT_H
 #define PLAIDML_DIALECT_TILE_IR_TILEDIALECT_H
 
-#include "mlir/IR/Dialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
 
-#include "plaidml/Dialect/Tile/IR/TileOpsDialect.h.inc"
 #include "plaidml/Dialect/Tile/IR/TileEnums.h.inc"
+#include "plaidml/Dialect/Tile/IR/TileOpsDialect.h.inc"
 
 #endif // PLAIDML_DIALECT_TILE_IR_TILEDIALECT_H

@@ -1,4 +1,4 @@
-//===- TileTraits.h - Broadcasting traits of Tile elementwise ops -*- C++ -*-===//
+//===- TileTraits.h - Broadcasting traits of Tile elementwise o -*- C++ -*-===//
 //
 // Native op traits shared by the binary elementwise ops. Each one verifies
 // that the result type is the NumPy broadcast of the operand shapes with the

@@ -1,4 +1,4 @@
-//===- Passes.h - Tile dialect passes ----------------------------*- C++ -*-===//
+//===- Passes.h - Tile dialect passes ---------------------------*- C++ -*-===//
 //
 // Declares the Tile passes (generated from Passes.td) and their registration.
 //
