@@ -104,6 +104,21 @@ struct ConvertTileToAffinePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool ok = true;
+    // Tile ops live in the bodies of the module's functions; anywhere else
+    // (the module body, a nested module, another op's region) they have no
+    // calling convention to lower to.
+    module.walk([&](Operation *op) {
+      if (!isa<tile::TileDialect>(op->getDialect()))
+        return;
+      auto func = dyn_cast_or_null<func::FuncOp>(op->getParentOp());
+      if (func && func->getParentOp() == module)
+        return;
+      op->emitError("'") << op->getName()
+                         << "' is outside a function of the module; "
+                            "convert-tile-to-affine lowers Tile ops in the "
+                            "bodies of top-level functions";
+      ok = false;
+    });
     for (auto func : module.getOps<func::FuncOp>())
       ok &= succeeded(checkLowerable(func));
     if (!ok)

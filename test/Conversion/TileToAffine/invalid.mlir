@@ -40,3 +40,20 @@ func.func @blocks(%a: tensor<4xf32>) -> tensor<4xf32> {
 ^bb1:
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{'tile.constant' is outside a function of the module; convert-tile-to-affine lowers Tile ops in the bodies of top-level functions}}
+%z = tile.constant dense<0.0> : tensor<f32>
+
+// -----
+
+module {
+  module @nested {
+    func.func @f() -> tensor<f32> {
+      // expected-error @+1 {{'tile.constant' is outside a function of the module}}
+      %z = tile.constant dense<0.0> : tensor<f32>
+      return %z : tensor<f32>
+    }
+  }
+}
