@@ -181,15 +181,15 @@ reference::evaluateContraction(ContractionOp op,
   AggregationKind agg = op.getAgg();
   CombinationKind combo = op.getCombo();
 
-  // Types the combination is computed in (see tile.contract).
+  // Types the combination is computed in (see tile.contract): add and mul
+  // in the result type, which holds every input exactly (the verifier
+  // checks it); eq and cond compare in the promoted input type.
   auto elem = [&](unsigned i) { return inputs[i]->getElementType(); };
-  Type pairType = combo == CombinationKind::none
-                      ? elem(0)
-                      : promoteElementTypes(elem(0), elem(1));
   Type comboType = combo == CombinationKind::eq
                        ? IntegerType::get(op.getContext(), 1)
                    : combo == CombinationKind::cond ? elem(2)
-                                                    : pairType;
+                   : combo == CombinationKind::none ? elem(0)
+                                                    : outType;
   // With add/mul/max/min the first visit of an element combines with init;
   // `assign` overwrites, and two writes to one element are an error.
   std::set<int64_t> assigned;
@@ -239,8 +239,8 @@ reference::evaluateContraction(ContractionOp op,
     case CombinationKind::mul: {
       auto r = applyBinary(
           combo == CombinationKind::add ? BinaryKind::Add : BinaryKind::Mul,
-          readAs(*inputs[0], offsets[0], pairType),
-          readAs(*inputs[1], offsets[1], pairType), pairType, error);
+          readAs(*inputs[0], offsets[0], outType),
+          readAs(*inputs[1], offsets[1], outType), outType, error);
       value = *r; // add and mul are always specified
       break;
     }

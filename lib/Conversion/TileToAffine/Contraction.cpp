@@ -9,8 +9,9 @@
 // otherwise writes may collide and every dimension is a sequential
 // affine.for. The constraints tile-compute-bounds left in `cons` (those the
 // box does not imply) guard the body with affine.if. The body loads the
-// inputs through the `srcs` maps, combines them in the promoted input type,
-// converts to the result type and aggregates into the element `sink` names.
+// inputs through the `srcs` maps, combines them (add/mul in the result
+// type, eq/cond comparisons in the promoted input type) and aggregates into
+// the element `sink` names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,15 +36,19 @@ Value buildCombination(OpBuilder &b, Location loc, ContractionOp op,
   CombinationKind combo = op.getCombo();
   if (combo == CombinationKind::none)
     return buildConversion(b, loc, x[0], types[0], outType);
+  if (combo == CombinationKind::add || combo == CombinationKind::mul) {
+    // In the result type, which the verifier guarantees holds every input
+    // exactly: si8 products accumulate in si32 without wrapping in si8.
+    Value lhs = buildConversion(b, loc, x[0], types[0], outType);
+    Value rhs = buildConversion(b, loc, x[1], types[1], outType);
+    BinaryKind kind =
+        combo == CombinationKind::add ? BinaryKind::Add : BinaryKind::Mul;
+    return buildBinary(b, loc, kind, lhs, rhs, outType);
+  }
+  // eq / cond compare in the promoted input type, like tile.cmp.
   Type pairType = promoteElementTypes(types[0], types[1]);
   Value lhs = buildConversion(b, loc, x[0], types[0], pairType);
   Value rhs = buildConversion(b, loc, x[1], types[1], pairType);
-  if (combo == CombinationKind::add || combo == CombinationKind::mul) {
-    BinaryKind kind =
-        combo == CombinationKind::add ? BinaryKind::Add : BinaryKind::Mul;
-    Value value = buildBinary(b, loc, kind, lhs, rhs, pairType);
-    return buildConversion(b, loc, value, pairType, outType);
-  }
   Value equal = buildCompare(b, loc, CmpPredicate::eq, lhs, rhs, pairType);
   if (combo == CombinationKind::eq)
     return buildConversion(b, loc, equal, b.getI1Type(), outType);

@@ -177,15 +177,16 @@ func.func @aggregations(%x: tensor<2x3xf32>, %y: tensor<2x3xsi16>, %u: tensor<2x
 
 // -----
 
-// Combinations are computed in the promoted input type and converted to the
-// result type: add of si8 and ui8 in ui8, then zero-extended to i32.
+// add and mul combine in the result type: each input converts by its own
+// signedness (si8 sign-extends, ui8 zero-extends), so nothing wraps in i8.
 
 // CHECK-LABEL: func.func @combo_add_promoted
 // CHECK: %[[L:.*]] = affine.load %{{.*}} : memref<4xi8>
 // CHECK-NEXT: %[[R:.*]] = affine.load %{{.*}} : memref<4xi8>
-// CHECK-NEXT: %[[S:.*]] = arith.addi %[[L]], %[[R]] : i8
-// CHECK-NEXT: %[[W:.*]] = arith.extui %[[S]] : i8 to i32
-// CHECK: arith.addi %{{.*}}, %[[W]] : i32
+// CHECK-NEXT: %[[LW:.*]] = arith.extsi %[[L]] : i8 to i32
+// CHECK-NEXT: %[[RW:.*]] = arith.extui %[[R]] : i8 to i32
+// CHECK-NEXT: %[[S:.*]] = arith.addi %[[LW]], %[[RW]] : i32
+// CHECK: arith.addi %{{.*}}, %[[S]] : i32
 func.func @combo_add_promoted(%a: tensor<4xsi8>, %b: tensor<4xui8>) -> tensor<si32> {
   %zero = tile.constant dense<0> : tensor<si32>
   %s = tile.contract add, add, %zero, %a, %b {sink = affine_map<(i) -> ()>,
@@ -195,12 +196,14 @@ func.func @combo_add_promoted(%a: tensor<4xsi8>, %b: tensor<4xui8>) -> tensor<si
   return %s : tensor<si32>
 }
 
-// f16 inputs multiplied in f16 and accumulated in f32.
+// f16 inputs extended to f32, multiplied and accumulated there (the
+// products are exact).
 
 // CHECK-LABEL: func.func @combo_mul_f16_to_f32
-// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : f16
-// CHECK-NEXT: %[[E:.*]] = arith.extf %[[P]] : f16 to f32
-// CHECK: arith.addf %{{.*}}, %[[E]] : f32
+// CHECK: %[[A:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[B:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// CHECK: arith.addf %{{.*}}, %[[P]] : f32
 func.func @combo_mul_f16_to_f32(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<f32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
   %s = tile.contract add, mul, %zero, %a, %b {sink = affine_map<(i) -> ()>,

@@ -142,14 +142,12 @@ def case_dense_f16(rng):
     x = rng.standard_normal((8, 64)).astype(np.float16)
     w = (rng.standard_normal((64, 10)) * 0.25).astype(np.float16)
     bias = rng.standard_normal(10).astype(np.float32)
-    # DESIGN.md: the combination is computed in the promoted type of its
-    # inputs (f16), so every product is rounded to f16 before it is added
-    # into the f32 accumulator. (The exact product of two f16 values fits
-    # in f32; rounding that to f16 is the correctly rounded f16 product.)
+    # tile.contract: `mul` converts its inputs to the result type (f32) and
+    # multiplies there, so the products are exact and accumulate in f32.
     prod = (x.astype(np.float32)[:, :, None] * w.astype(np.float32)[None, :, :])
-    z = prod.astype(np.float16).astype(np.float64).sum(axis=1) + bias
+    z = prod.astype(np.float64).sum(axis=1) + bias
     exp = 1.0 / (1.0 + np.exp(-z))
-    # Unrounded products would be off by up to ~3e-4 here, an f16
+    # Products rounded to f16 would be off by up to ~3e-4 here, an f16
     # accumulator by ~1e-3; both fail this tolerance.
     return [x, w, bias], [(exp.astype(np.float32), dict(rtol=1e-4, atol=1e-5))]
 
@@ -267,10 +265,10 @@ def case_upsample_nearest(rng):
 def case_int8_matmul(rng):
     a = rng.integers(-128, 128, size=(4, 9)).astype(np.int8)
     b = rng.integers(-128, 128, size=(9, 3)).astype(np.int8)
-    prods = wrap([[[int(a[m, k]) * int(b[k, n]) for k in range(9)] for n in range(3)]
-                  for m in range(4)], 8, True)
-    exp = np.array([[sum(int(v) for v in prods[m, n]) for n in range(3)] for m in range(4)],
-                   dtype=np.int32)
+    # The si8 inputs widen to the si32 result before `mul`: the products
+    # (up to 2^14) never wrap, as a quantized layer needs.
+    exp = np.array([[sum(int(a[m, k]) * int(b[k, n]) for k in range(9))
+                     for n in range(3)] for m in range(4)], dtype=np.int32)
     return [a, b], [(exp, dict(rtol=0, atol=0))]
 
 

@@ -240,9 +240,9 @@ func.func @upsample_nearest(%i: tensor<1x3x4x2xf32>) -> tensor<1x6x8x2xf32> {
   return %o : tensor<1x6x8x2xf32>
 }
 
-// 11d. Quantized-style matmul: si8 inputs into an si32 result. The product
-// is computed in si8 (the promoted input type, DESIGN.md section 3) and
-// wraps there before it is widened and summed.
+// 11d. Quantized-style matmul: si8 inputs into an si32 result. `mul`
+// widens its inputs to the result type first (tile.contract), so the
+// products never wrap in si8.
 func.func @int8_matmul(%a: tensor<4x9xsi8>, %b: tensor<9x3xsi8>) -> tensor<4x3xsi32> {
   %zero = tile.constant dense<0> : tensor<si32>
   %c = tile.contract add, mul, %zero, %a, %b {idxs = ["m", "n", "k"],

@@ -61,11 +61,16 @@ def Tile_ContractionOp : Tile_Op<"contract", [Pure]> {
       points writing the same element is an error of the program.
     - `combo`: `none` (one input), `add`, `mul`, `eq` (two inputs; `eq`
       yields `i1`) or `cond` (three inputs: `a == b ? c : 0`).
-    - The combination is computed in the promoted element type of its
-      inputs (`i1` for `eq`, the type of `c` for `cond`) and converted to the
-      result element type, which must be at least as wide in the promotion
-      order (so `f16` inputs may accumulate in `f32`). `init` has the result
-      element type and a shape that broadcasts to the result.
+    - Types: the result element type must be at least as wide, in the
+      promotion order, as the promoted type of the inputs (`i1` for `eq`,
+      the type of `c` for `cond`), so it holds every input exactly. `add`
+      and `mul` convert their inputs to the result element type and combine
+      there: `f16` products are exact in an `f32` result and `si8` products
+      accumulate in `si32` without wrapping in `si8` (what mixed-precision
+      and quantized layers need). `eq` and `cond` compare `a` and `b` in
+      their promoted type, like `tile.cmp`; `none` and `cond` convert the
+      value they pass on. `init` has the result element type and a shape
+      that broadcasts to the result.
     - `idxs` optionally names the dimensions (for diagnostics and printing).
     - `lower_bounds` / `upper_bounds` (inclusive) are written by
       `tile-compute-bounds`; after it, `cons` holds exactly the constraints
