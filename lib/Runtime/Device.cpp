@@ -84,14 +84,7 @@ StatusOr<std::string> plaidml::rt::getConfigFilePath() {
 }
 
 namespace {
-std::string trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos)
-    return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
-
+using detail::trim;
 bool isKeyName(const std::string &key) {
   if (key.empty())
     return false;

@@ -1,9 +1,10 @@
-//===- FileUtil.h - File reading for the runtime (internal) -----*- C++ -*-===//
+//===- FileUtil.h - Files and text lines (runtime-internal) ----*- C++ -*-===//
 //
 // Reads whole files with C stdio rather than iostreams: libstdc++'s
 // istreambuf_iterator throws on read errors (e.g. reading a directory) even
 // when the caller is built with -fno-exceptions, and the runtime must report
-// such failures as values.
+// such failures as values. Also the line trimming that the config and
+// /proc/cpuinfo parsers share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 namespace plaidml::rt::detail {
 
@@ -39,6 +41,15 @@ inline bool readWholeFile(const std::string &path, std::string &content,
     return false;
   }
   return true;
+}
+
+/// `s` without leading blanks and trailing blanks or carriage returns.
+inline std::string trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string_view::npos)
+    return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
 }
 
 } // namespace plaidml::rt::detail

@@ -23,6 +23,7 @@
 using namespace plaidml::rt;
 
 namespace {
+using detail::trim;
 /// An LLVM feature name and its cpuinfo flag (null: the default spelling,
 /// the LLVM name with '.' and '-' replaced by '_').
 struct FeatureFlag {
@@ -126,14 +127,6 @@ std::string defaultFlag(std::string_view llvm) {
     if (c == '.' || c == '-')
       c = '_';
   return flag;
-}
-
-std::string trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos)
-    return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
 }
 
 unsigned countUsableCores() {
