@@ -1,4 +1,4 @@
-//===- FileUtil.h - Files and text lines (runtime-internal) ----*- C++ -*-===//
+//===- FileUtil.h - Files and text lines (runtime-internal) -----*- C++ -*-===//
 //
 // Reads whole files with C stdio rather than iostreams: libstdc++'s
 // istreambuf_iterator throws on read errors (e.g. reading a directory) even
