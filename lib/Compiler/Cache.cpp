@@ -75,6 +75,25 @@ static std::error_code createEntryFile(StringRef dir, StringRef key,
   return {};
 }
 
+/// Removes `*.tmp` files older than an hour from `dir`: what a process that
+/// was killed while compiling left behind (a live compile renames or removes
+/// its own temporary file within seconds).
+static void removeStaleTemporaries(StringRef dir) {
+  std::error_code ec;
+  auto now = std::chrono::system_clock::now();
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    StringRef path = it->path();
+    if (!path.ends_with(".tmp"))
+      continue;
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(path, status))
+      continue;
+    if (now - status.getLastModificationTime() > std::chrono::hours(1))
+      (void)llvm::sys::fs::remove(path);
+  }
+}
+
 FailureOr<CachedArtifact>
 mlir::plaidml::getCachedArtifact(MLIRContext &context, StringRef programText,
                                  const CompileOptions &options,
@@ -113,6 +132,7 @@ mlir::plaidml::getCachedArtifact(MLIRContext &context, StringRef programText,
     }
   }
   llvm::FileRemover removeTemp(tempPath);
+  removeStaleTemporaries(dir);
 
   auto start = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
