@@ -119,7 +119,8 @@ public:
 private:
   LogicalResult overflow(const IntExpr &e) {
     return source.emitError(e.begin)
-           << "index expression '" << e.getText() << "' overflows";
+           << "index expression '" << e.getText()
+           << "' is out of range: its coefficients must stay within 2^32";
   }
 
   const Source &source;
@@ -209,14 +210,21 @@ IndexSpace::toIntegral(const Affine &a, const IntExpr &where,
                        MLIRContext *ctx) {
   int64_t d = a.constant.den;
   for (Rational c : a.coeffs) {
+    if (d > (int64_t(1) << 32))
+      return overflow(where);
     int64_t g = std::gcd(d, c.den);
     std::optional<int64_t> l = llvm::checkedMul(d / g, c.den);
     if (!l)
       return overflow(where);
     d = *l;
   }
+  // Later stages compute with these in 64 bits: keep them far from the edge.
+  constexpr int64_t kLimit = int64_t(1) << 32;
   auto scaled = [&](Rational r) -> std::optional<int64_t> {
-    return llvm::checkedMul(r.num, d / r.den);
+    std::optional<int64_t> v = llvm::checkedMul(r.num, d / r.den);
+    if (!v || *v > kLimit || *v < -kLimit)
+      return std::nullopt;
+    return v;
   };
   std::optional<int64_t> c0 = scaled(a.constant);
   if (!c0)
@@ -353,8 +361,10 @@ FailureOr<Value> FunctionBuilder::emitContraction(const Statement &stmt) {
     auto [q, d] = *integral;
     // 0 <= q/d < bound  <=>  q >= 0 and bound*d - 1 - q >= 0.
     std::optional<int64_t> top = llvm::checkedMul(bound, d);
-    if (!top || *top == INT64_MIN)
-      return emitError(con.loc) << "constraint bound overflows";
+    if (!top || *top > (int64_t(1) << 32) || *top < -(int64_t(1) << 32))
+      return emitError(con.bound->begin)
+             << "constraint bound '" << con.bound->getText()
+             << "' is out of range: it must stay within 2^32";
     consExprs.push_back(q);
     eqFlags.push_back(false);
     consExprs.push_back(getAffineConstantExpr(*top - 1, ctx) - q);
