@@ -551,6 +551,12 @@ FailureOr<Operand> FunctionBuilder::emitCast(const Expr &e, const Operand &x) {
                               e.name == "as_int" ? IntegerType::Signed
                                                  : IntegerType::Unsigned);
   }
+  // A literal that the target type holds becomes a constant of that type.
+  if (x.kind == Operand::Kind::Int &&
+      (isa<FloatType>(target) || getLiteralType(x, target) == target))
+    return tensorOperand(materialize(x, target), e.loc);
+  if (x.kind == Operand::Kind::Float && isa<FloatType>(target))
+    return tensorOperand(materialize(x, target), e.loc);
   Value v = materialize(x);
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getElementType() == target)
