@@ -55,6 +55,12 @@ static void registerImportTileTranslation() {
       llvm::cl::desc("--import-tile: the type of an input, NAME=2x3xf32 "
                      "(repeatable)"),
       llvm::cl::value_desc("NAME=TYPE"));
+  static llvm::cl::opt<std::string> bindDefault(
+      "bind-default",
+      llvm::cl::desc("--import-tile: give every input without --bind this "
+                     "element type and every one of its dimensions this size, "
+                     "as in 3xf32 (for experiments and fuzzing)"),
+      llvm::cl::value_desc("SIZExTYPE"));
   TranslateToMLIRRegistration registration(
       "import-tile", "Import a Tile-language program as Tile dialect",
       [](llvm::SourceMgr &sourceMgr,
@@ -75,6 +81,18 @@ static void registerImportTileTranslation() {
             return nullptr;
           }
           options.bindings[name] = type;
+        }
+        if (!bindDefault.empty()) {
+          std::string error;
+          RankedTensorType type =
+              plaidml::tilelang::parseBindingType(bindDefault, context, error);
+          if (!type || type.getRank() != 1) {
+            emitError(UnknownLoc::get(context))
+                << "--bind-default=" << bindDefault
+                << ": expected a size and an element type, as in 3xf32";
+            return nullptr;
+          }
+          options.defaultBinding = {type.getDimSize(0), type.getElementType()};
         }
         return plaidml::tilelang::importTileProgram(sourceMgr, context,
                                                     options);

@@ -230,8 +230,8 @@ LogicalResult FunctionBuilder::checkElementCount(ArrayRef<int64_t> shape,
                                                  SMLoc at, const Twine &what) {
   if (getCheckedNumElements(shape))
     return success();
-  return emitError(at) << what << " of shape " << formatShape(shape)
-                       << " has more elements than a 64-bit count can hold";
+  return emitError(at) << what << " has shape " << formatShape(shape)
+                       << ", more elements than a 64-bit count can hold";
 }
 
 FailureOr<Operand> FunctionBuilder::emitExpr(const Expr &e) {

@@ -372,9 +372,11 @@ LogicalResult Parser::parseContraction(Statement &stmt) {
       return fail(stmt.loc, "output '" + stmt.name +
                                 "' needs its sizes, as in '" + stmt.name +
                                 "[indices : sizes]'");
-    return fail(stmt.loc, "output '" + stmt.name + "' has " +
-                              Twine(c->outIndices.size()) + " indices but " +
-                              Twine(c->outSizes.size()) + " sizes");
+    size_t numIndices = c->outIndices.size(), numSizes = c->outSizes.size();
+    return fail(stmt.loc,
+                "output '" + stmt.name + "' has " + Twine(numIndices) +
+                    (numIndices == 1 ? " index" : " indices") + " but " +
+                    Twine(numSizes) + (numSizes == 1 ? " size" : " sizes"));
   }
   if (failed(expect(TokenKind::Assign)))
     return failure();
