@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <functional>
 #include <limits>
 
 using namespace mlir;

@@ -172,8 +172,8 @@ private:
   const IntExpr *parseIntSum();
   const IntExpr *parseIntTerm();
   const IntExpr *parseIntUnary();
-  const IntExpr *makeInt(IntExpr::Kind kind, const IntExpr *lhs,
-                         const IntExpr *rhs, SMLoc begin);
+  IntExpr *makeInt(IntExpr::Kind kind, const IntExpr *lhs, const IntExpr *rhs,
+                   SMLoc begin);
 
   // Elementwise expressions.
   const Expr *parseExpr();
@@ -471,8 +471,8 @@ LogicalResult Parser::parseContraction(Statement &stmt) {
 // Integer expressions
 //===----------------------------------------------------------------------===//
 
-const IntExpr *Parser::makeInt(IntExpr::Kind kind, const IntExpr *lhs,
-                               const IntExpr *rhs, SMLoc begin) {
+IntExpr *Parser::makeInt(IntExpr::Kind kind, const IntExpr *lhs,
+                         const IntExpr *rhs, SMLoc begin) {
   IntExpr *e = program.newIntExpr();
   e->kind = kind;
   e->lhs = lhs;
@@ -528,12 +528,12 @@ const IntExpr *Parser::parseIntUnary() {
     int64_t value = tok.intValue;
     StringRef name = tok.text;
     consume();
-    const IntExpr *e =
-        makeInt(isInt ? IntExpr::Kind::Literal : IntExpr::Kind::Name, nullptr,
-                nullptr, begin);
-    auto *mut = const_cast<IntExpr *>(e);
-    mut->value = value;
-    mut->name = isInt ? StringRef() : name;
+    IntExpr *e = makeInt(isInt ? IntExpr::Kind::Literal : IntExpr::Kind::Name,
+                         nullptr, nullptr, begin);
+    if (e) {
+      e->value = value;
+      e->name = isInt ? StringRef() : name;
+    }
     return e;
   }
   if (consumeIf(TokenKind::LParen)) {
