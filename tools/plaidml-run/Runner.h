@@ -3,8 +3,9 @@
 // plaidml-run treats every program the same way once it is open: a list of
 // input and output specs, a prepare step that takes the inputs, an execute
 // step (the part --repeat times) and the outputs. An artifact opens through
-// the runtime alone; a source file (.mlir) needs the compiler and opens
-// either in the reference interpreter or by compiling it to an artifact.
+// the runtime alone; a source file (.mlir or .tile) needs the compiler and
+// opens either in the reference interpreter or by compiling it to an
+// artifact.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "plaidml/Runtime/Manifest.h"
 #include "plaidml/Runtime/Status.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,12 +48,21 @@ rt::StatusOr<std::unique_ptr<Runner>> openArtifact(const std::string &path,
 /// Whether this build can open source programs (it has the compiler).
 bool canOpenSources();
 
+/// The --input NAME=PATH.npy and --bind NAME=2x3xf32 options: a .tile
+/// program takes its input types from them (--bind first, else the file).
+struct InputBindings {
+  std::map<std::string, std::string> files, types;
+};
+
 /// Opens entry `entry` of the source program at `path` for `device`:
 /// "reference" interprets it, other devices compile it (through the compile
-/// cache). `compileMs` receives the compile time (0 on a cache hit).
+/// cache). `compileMs` receives the compile time (0 on a cache hit). A
+/// .tile program is imported first, with input types from `bindings`; its
+/// inputs and outputs keep their Tile names.
 rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
                                                  const std::string &entry,
                                                  const std::string &device,
+                                                 const InputBindings &bindings,
                                                  double &compileMs);
 
 } // namespace plaidml::run

@@ -1,9 +1,11 @@
 //===- SourceRunner.cpp - Open source programs with the compiler ----------===//
 //
-// Opens .mlir programs: parses them, picks the entry function, and either
-// evaluates it with the reference interpreter (device `reference`) or
-// compiles it into an artifact through the compile cache and hands that to
-// the runtime. Only in builds with the compiler.
+// Opens .mlir programs (parsed) and .tile programs (imported with input types
+// from --bind / --input), picks the entry function, and either evaluates it
+// with the reference interpreter (device `reference`) or compiles it into an
+// artifact through the compile cache and hands that to the runtime. A .tile
+// program's inputs and outputs keep their Tile names. Only in builds with
+// the compiler.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 
 #include "plaidml/Compiler/Cache.h"
 #include "plaidml/Compiler/Compiler.h"
+#include "plaidml/Frontend/TileLang/Importer.h"
 #include "plaidml/InitAll.h"
 #include "plaidml/Reference/Interpreter.h"
 
@@ -24,6 +27,7 @@ using namespace mlir;
 using namespace ::plaidml::run;
 namespace rt = ::plaidml::rt;
 namespace reference = mlir::plaidml::reference;
+namespace tilelang = mlir::plaidml::tilelang;
 
 namespace {
 std::optional<rt::DType> toDType(Type type) {
@@ -55,13 +59,15 @@ std::optional<rt::DType> toDType(Type type) {
   return std::nullopt;
 }
 
-/// Specs named `prefix`0, `prefix`1, ... for `types`.
+/// Specs for `types`, named `names` when given (a .tile program), else
+/// `prefix`0, `prefix`1, ...
 rt::StatusOr<std::vector<rt::TensorSpec>>
-toSpecs(TypeRange types, const std::string &prefix, StringRef function) {
+toSpecs(TypeRange types, const std::vector<std::string> &names,
+        const std::string &prefix, StringRef function) {
   std::vector<rt::TensorSpec> specs;
   for (auto [i, type] : llvm::enumerate(types)) {
     rt::TensorSpec spec;
-    spec.name = prefix + std::to_string(i);
+    spec.name = i < names.size() ? names[i] : prefix + std::to_string(i);
     auto tensor = dyn_cast<RankedTensorType>(type);
     std::optional<rt::DType> dtype =
         tensor ? toDType(tensor.getElementType()) : std::nullopt;
@@ -88,10 +94,63 @@ struct ParsedProgram {
   OwningOpRef<ModuleOp> module;
   func::FuncOp entry;
   std::string text;
+  /// A .tile program, and the Tile names of its entry's inputs and outputs.
+  bool isTile = false;
+  std::vector<std::string> inputNames, outputNames;
 };
 
+/// The input types of a .tile program: --bind, else the --input file's.
+rt::StatusOr<tilelang::ImportOptions>
+getImportOptions(const InputBindings &bindings, MLIRContext *context) {
+  tilelang::ImportOptions options;
+  std::string error;
+  for (const auto &[name, file] : bindings.files) {
+    if (bindings.types.count(name))
+      continue;
+    std::optional<rt::HostArray> array = rt::readNpy(file, error);
+    if (!array)
+      return rt::Status::failure(error);
+    options.bindings[name] =
+        tilelang::parseBindingType(array->describe(), context, error);
+    if (!options.bindings[name])
+      return rt::Status::failure("'" + file + "': " + error);
+  }
+  for (const auto &[name, spec] : bindings.types) {
+    std::vector<int64_t> shape;
+    rt::DType dtype;
+    if (!rt::parseShapeAndType(spec, shape, dtype, error))
+      return rt::Status::failure("--bind " + name + ": " + error);
+    options.bindings[name] = tilelang::parseBindingType(
+        rt::describeShapeAndType(shape, dtype), context, error);
+    if (!options.bindings[name])
+      return rt::Status::failure("--bind " + name + ": " + error);
+  }
+  return options;
+}
+
+/// Imports the .tile program in `parsed->sourceMgr` and records the Tile
+/// names of the entry's inputs and outputs; the module's text (with the
+/// .tile locations) is what the compile cache sees.
+rt::Status importTile(ParsedProgram &parsed, const std::string &path,
+                      const InputBindings &bindings) {
+  MLIRContext *context = parsed.context.get();
+  rt::StatusOr<tilelang::ImportOptions> options =
+      getImportOptions(bindings, context);
+  if (!options.ok())
+    return options.status();
+  parsed.module =
+      tilelang::importTileProgram(parsed.sourceMgr, context, *options);
+  if (!parsed.module)
+    return rt::Status::failure("cannot import '" + path + "'");
+  parsed.text.clear();
+  llvm::raw_string_ostream os(parsed.text);
+  parsed.module->print(os, OpPrintingFlags().enableDebugInfo());
+  return rt::Status::success();
+}
+
 rt::StatusOr<std::unique_ptr<ParsedProgram>>
-parseProgram(const std::string &path, const std::string &entryName) {
+parseProgram(const std::string &path, const std::string &entryName,
+             const InputBindings &bindings) {
   auto parsed = std::make_unique<ParsedProgram>();
   // Every dialect a program may use: Tile sources, and programs already in
   // the form after convert-tile-to-affine.
@@ -110,10 +169,16 @@ parseProgram(const std::string &path, const std::string &entryName) {
   parsed->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   parsed->diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
       parsed->sourceMgr, parsed->context.get());
-  parsed->module =
-      parseSourceFile<ModuleOp>(parsed->sourceMgr, parsed->context.get());
-  if (!parsed->module)
-    return rt::Status::failure("cannot parse '" + path + "'");
+  bool isTile = parsed->isTile = StringRef(path).ends_with(".tile");
+  if (isTile) {
+    if (rt::Status s = importTile(*parsed, path, bindings); !s.ok())
+      return s;
+  } else {
+    parsed->module =
+        parseSourceFile<ModuleOp>(parsed->sourceMgr, parsed->context.get());
+    if (!parsed->module)
+      return rt::Status::failure("cannot parse '" + path + "'");
+  }
 
   SmallVector<func::FuncOp> funcs;
   for (auto f : parsed->module->getOps<func::FuncOp>())
@@ -134,6 +199,18 @@ parseProgram(const std::string &path, const std::string &entryName) {
     return rt::Status::failure("'" + path + "' has " +
                                std::to_string(funcs.size()) + " functions (" +
                                names + "); pick one with --entry");
+  }
+  if (isTile) {
+    StringRef name = parsed->entry.getSymName();
+    auto inputs =
+        tilelang::getTileInputs(parsed->sourceMgr, parsed->context.get(), name);
+    auto outputs = tilelang::getTileOutputs(parsed->sourceMgr,
+                                            parsed->context.get(), name);
+    if (!inputs || !outputs)
+      return rt::Status::failure("cannot import '" + path + "'");
+    for (auto &input : *inputs)
+      parsed->inputNames.push_back(input.first);
+    parsed->outputNames = std::move(*outputs);
   }
   return parsed;
 }
@@ -191,6 +268,35 @@ private:
   std::vector<rt::TensorSpec> inputSpecs, outputSpecs;
   std::vector<reference::Buffer> buffers, results;
 };
+
+/// An artifact compiled from a .tile program, with the Tile names in place
+/// of the manifest's arg0, result0, ...
+class RenamedRunner : public Runner {
+public:
+  RenamedRunner(std::unique_ptr<Runner> inner,
+                std::vector<rt::TensorSpec> inputs,
+                std::vector<rt::TensorSpec> outputs)
+      : inner(std::move(inner)), inputSpecs(std::move(inputs)),
+        outputSpecs(std::move(outputs)) {}
+
+  const std::vector<rt::TensorSpec> &getInputs() const override {
+    return inputSpecs;
+  }
+  const std::vector<rt::TensorSpec> &getOutputs() const override {
+    return outputSpecs;
+  }
+  rt::Status prepare(const std::vector<rt::HostArray> &inputs) override {
+    return inner->prepare(inputs);
+  }
+  rt::Status execute() override { return inner->execute(); }
+  std::vector<rt::HostArray> getResults() const override {
+    return inner->getResults();
+  }
+
+private:
+  std::unique_ptr<Runner> inner;
+  std::vector<rt::TensorSpec> inputSpecs, outputSpecs;
+};
 } // namespace
 
 namespace plaidml::run {
@@ -199,10 +305,11 @@ bool canOpenSources() { return true; }
 rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
                                                  const std::string &entry,
                                                  const std::string &device,
+                                                 const InputBindings &bindings,
                                                  double &compileMs) {
   compileMs = 0;
   rt::StatusOr<std::unique_ptr<ParsedProgram>> program =
-      parseProgram(path, entry);
+      parseProgram(path, entry, bindings);
   if (!program.ok())
     return program.status();
   func::FuncOp fn = (*program)->entry;
@@ -228,10 +335,10 @@ rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
       if (auto t = dyn_cast<TypeAttr>(a))
         outputTypes.push_back(t.getValue());
   }
-  auto inputs = toSpecs(inputTypes, "arg", name);
+  auto inputs = toSpecs(inputTypes, (*program)->inputNames, "arg", name);
   if (!inputs.ok())
     return inputs.status();
-  auto outputs = toSpecs(outputTypes, "result", name);
+  auto outputs = toSpecs(outputTypes, (*program)->outputNames, "result", name);
   if (!outputs.ok())
     return outputs.status();
   if (device == "reference")
@@ -252,6 +359,11 @@ rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
     return rt::Status::failure("compiling '" + path + "' for " + device +
                                " failed");
   compileMs = artifact->hit ? 0.0 : artifact->compileMs;
-  return openArtifact(artifact->path, name.str(), device);
+  rt::StatusOr<std::unique_ptr<Runner>> runner =
+      openArtifact(artifact->path, name.str(), device);
+  if (!runner.ok() || !(*program)->isTile)
+    return runner;
+  return std::unique_ptr<Runner>(new RenamedRunner(
+      std::move(*runner), std::move(*inputs), std::move(*outputs)));
 }
 } // namespace plaidml::run

@@ -14,7 +14,8 @@ bool plaidml::run::canOpenSources() { return false; }
 
 rt::StatusOr<std::unique_ptr<Runner>>
 plaidml::run::openSource(const std::string &path, const std::string &,
-                         const std::string &, double &compileMs) {
+                         const std::string &, const InputBindings &,
+                         double &compileMs) {
   compileMs = 0;
   return rt::Status::failure(
       "'" + path +

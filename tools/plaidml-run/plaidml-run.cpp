@@ -1,7 +1,7 @@
 //===- plaidml-run.cpp - Execute PlaidML programs -------------------------===//
 //
-// Opens a program (a compiled artifact, or a .mlir source when this build
-// has the compiler), binds its inputs (.npy files or seeded random data),
+// Opens a program (a compiled artifact, or a .mlir or .tile source when this
+// build has the compiler), binds its inputs (.npy files or seeded random data),
 // runs it on a device and writes or prints the results, with the command
 // line contract of DESIGN.md section 6. Every failure is one line on stderr
 // and a non-zero exit code. This file links no MLIR: the runtime-only build
@@ -29,15 +29,19 @@ namespace {
 constexpr const char *kUsage = R"(usage: plaidml-run FILE [options]
 
 Runs the entry function of FILE: a compiled artifact (from plaidml-compile),
-or a .mlir program with Tile-dialect functions (builds with the compiler).
+a .mlir program with Tile-dialect functions, or a .tile Tile-language
+program (builds with the compiler).
   --entry NAME             function to run (default: the only one, or main)
   --device D               cpu, vulkan:N, opencl:N, or reference (the
                            reference interpreter); default: $PLAIDML_DEVICE,
                            else the plaidml-setup config, else cpu
   --input NAME=PATH.npy    input data (repeatable); inputs are arg0, arg1, ...
-  --bind NAME=2x3xf32      check an input's shape and element type
+                           (.tile: the input names, typed by the file)
+  --bind NAME=2x3xf32      check an input's shape and element type (.tile:
+                           give it, for --random-inputs)
   --random-inputs[=SEED]   fill inputs not given with --input from a seeded RNG
-  --output-dir DIR         write DIR/<output name>.npy (result0, result1, ...)
+  --output-dir DIR         write DIR/<output name>.npy (result0, result1, ...;
+                           .tile: the output names)
   --print                  print the outputs
   --repeat N, --warmup N   time N runs after N warm-up runs
   --list-devices           list the devices of this machine and exit
@@ -339,7 +343,8 @@ int main(int argc, char **argv) {
   rt::StatusOr<std::unique_ptr<Runner>> runner =
       isArtifact(opts.file)
           ? openArtifact(opts.file, opts.entry, opts.device)
-          : openSource(opts.file, opts.entry, opts.device, compileMs);
+          : openSource(opts.file, opts.entry, opts.device,
+                       InputBindings{opts.inputs, opts.binds}, compileMs);
   if (!runner.ok())
     return fail(runner.message());
   std::string entryName = opts.entry.empty() ? "the entry" : opts.entry;

@@ -6,11 +6,13 @@
 // replaces upstream's registration of the same name only to parse its input
 // with every PlaidML dialect: lowered IR may still carry attributes of other
 // dialects (arith-to-llvm copies `fastmath = #arith.fastmath<...>` onto
-// llvm.fpext), which upstream's LLVM-only context rejects. PlaidML's own
-// translations (--import-tile) arrive with the frontend.
+// llvm.fpext), which upstream's LLVM-only context rejects. --import-tile
+// reads a Tile-language program (docs/TileLanguage.md), with input types from
+// --bind NAME=2x3xf32.
 //
 //===----------------------------------------------------------------------===//
 
+#include "plaidml/Frontend/TileLang/Importer.h"
 #include "plaidml/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -45,11 +47,67 @@ static void registerPlaidMLToLLVMIRTranslation() {
       });
 }
 
+/// --import-tile [--bind NAME=2x3xf32 ...]: Tile language to Tile dialect.
+static void registerImportTileTranslation() {
+  // Registered with the translation, like upstream's translation options.
+  static llvm::cl::list<std::string> binds(
+      "bind",
+      llvm::cl::desc("--import-tile: the type of an input, NAME=2x3xf32 "
+                     "(repeatable)"),
+      llvm::cl::value_desc("NAME=TYPE"));
+  static llvm::cl::opt<std::string> bindDefault(
+      "bind-default",
+      llvm::cl::desc("--import-tile: give every input without --bind this "
+                     "element type and every one of its dimensions this size, "
+                     "as in 3xf32 (for experiments and fuzzing)"),
+      llvm::cl::value_desc("SIZExTYPE"));
+  TranslateToMLIRRegistration registration(
+      "import-tile", "Import a Tile-language program as Tile dialect",
+      [](llvm::SourceMgr &sourceMgr,
+         MLIRContext *context) -> OwningOpRef<Operation *> {
+        plaidml::tilelang::ImportOptions options;
+        for (const std::string &bind : binds) {
+          auto [name, spec] = StringRef(bind).split('=');
+          std::string error;
+          RankedTensorType type =
+              name.empty() || spec.empty()
+                  ? RankedTensorType()
+                  : plaidml::tilelang::parseBindingType(spec, context, error);
+          if (!type) {
+            emitError(UnknownLoc::get(context))
+                << "--bind " << bind << ": "
+                << (error.empty() ? "expected NAME=TYPE, as in A=2x3xf32"
+                                  : error);
+            return nullptr;
+          }
+          options.bindings[name] = type;
+        }
+        if (!bindDefault.empty()) {
+          std::string error;
+          RankedTensorType type =
+              plaidml::tilelang::parseBindingType(bindDefault, context, error);
+          if (!type || type.getRank() != 1) {
+            emitError(UnknownLoc::get(context))
+                << "--bind-default=" << bindDefault
+                << ": expected a size and an element type, as in 3xf32";
+            return nullptr;
+          }
+          options.defaultBinding = {type.getDimSize(0), type.getElementType()};
+        }
+        return plaidml::tilelang::importTileProgram(sourceMgr, context,
+                                                    options);
+      },
+      [](DialectRegistry &registry) {
+        plaidml::registerAllDialects(registry);
+      });
+}
+
 int main(int argc, char **argv) {
   registerFromLLVMIRTranslation();
   registerFromSPIRVTranslation();
   registerToCppTranslation();
   registerToSPIRVTranslation();
   registerPlaidMLToLLVMIRTranslation();
+  registerImportTileTranslation();
   return failed(mlirTranslateMain(argc, argv, "PlaidML translation driver"));
 }
