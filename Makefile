@@ -33,6 +33,9 @@ demo: build
 	  echo "=== plaidml-opt $$example $(DEMO_PASSES)"; \
 	  $(PLAIDML_OPT) $$example $(DEMO_PASSES) || exit 1; \
 	done
+	@echo "=== plaidml-run examples/dense.tile --device cpu (the same layer in the Tile language)"
+	@$(PLAIDML_RUN) examples/dense.tile --device cpu --bind A=4x8xf32 \
+	  --bind B=8x16xf32 --bind Bias=16xf32 --random-inputs=1 --print
 	@for device in cpu reference; do \
 	  echo "=== plaidml-run examples/matmul.mlir --device $$device --random-inputs=1 --print --repeat 5"; \
 	  $(PLAIDML_RUN) examples/matmul.mlir --device $$device --random-inputs=1 \
