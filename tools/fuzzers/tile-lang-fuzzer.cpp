@@ -1,4 +1,4 @@
-//===- tile-lang-fuzzer.cpp - libFuzzer target of the Tile-language importer =//
+//===- tile-lang-fuzzer.cpp - libFuzzer target of the Tile importer ----===//
 //
 // Feeds arbitrary bytes to the Tile-language importer (every input bound to
 // a 3x...x3 f32 tensor), then runs the verifier, tile-compute-bounds and the
@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
   // Diagnostics are the expected answer to bad input: swallow them.
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -40,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           StringRef(reinterpret_cast<const char *>(data), size), "fuzz.tile"),
       llvm::SMLoc());
   plaidml::tilelang::ImportOptions options;
-  options.defaultBinding = std::make_pair(int64_t(3), Float32Type::get(&context));
+  options.defaultBinding =
+      std::make_pair(int64_t(3), Float32Type::get(&context));
   OwningOpRef<ModuleOp> module =
       plaidml::tilelang::importTileProgram(sourceMgr, &context, options);
   if (!module)
