@@ -1,4 +1,4 @@
-//===- tile-lang-fuzzer.cpp - libFuzzer target of the Tile importer ----===//
+//===- tile-lang-fuzzer.cpp - libFuzzer target of the Tile importer -------===//
 //
 // Feeds arbitrary bytes to the Tile-language importer (every input bound to
 // a 3x...x3 f32 tensor), then runs the verifier, tile-compute-bounds and the
