@@ -71,24 +71,6 @@ FailureOr<Buffer> mapElements(Operation *op, ArrayRef<const Buffer *> operands,
   return result;
 }
 
-std::optional<BinaryKind> getBinaryKind(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<BinaryKind>>(op)
-      .Case([](AddOp) { return BinaryKind::Add; })
-      .Case([](SubOp) { return BinaryKind::Sub; })
-      .Case([](MulOp) { return BinaryKind::Mul; })
-      .Case([](DivOp) { return BinaryKind::Div; })
-      .Case([](ModOp) { return BinaryKind::Mod; })
-      .Case([](PowOp) { return BinaryKind::Pow; })
-      .Case([](MaxOp) { return BinaryKind::Max; })
-      .Case([](MinOp) { return BinaryKind::Min; })
-      .Case([](BitAndOp) { return BinaryKind::BitAnd; })
-      .Case([](BitOrOp) { return BinaryKind::BitOr; })
-      .Case([](BitXorOp) { return BinaryKind::BitXor; })
-      .Case([](ShlOp) { return BinaryKind::Shl; })
-      .Case([](ShrOp) { return BinaryKind::Shr; })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
 FailureOr<Buffer> evaluateBinary(Operation *op, BinaryKind kind,
                                  ArrayRef<const Buffer *> operands) {
   Type type =

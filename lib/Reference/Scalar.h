@@ -11,6 +11,7 @@
 #ifndef PLAIDML_LIB_REFERENCE_SCALAR_H
 #define PLAIDML_LIB_REFERENCE_SCALAR_H
 
+#include "plaidml/Dialect/Tile/IR/TileOps.h"
 #include "plaidml/Reference/Interpreter.h"
 
 #include <optional>
@@ -26,21 +27,7 @@ struct Scalar {
 };
 
 /// The arithmetic ops shared by elementwise ops and contractions.
-enum class BinaryKind {
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Mod,
-  Pow,
-  Max,
-  Min,
-  BitAnd,
-  BitOr,
-  BitXor,
-  Shl,
-  Shr
-};
+using tile::BinaryKind;
 
 /// Reads element `idx` of `buffer` converted to `type`.
 Scalar readAs(const Buffer &buffer, int64_t idx, Type type);

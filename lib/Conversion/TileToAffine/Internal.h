@@ -27,21 +27,7 @@ namespace mlir::plaidml::tile_to_affine {
 //===----------------------------------------------------------------------===//
 
 /// The arithmetic shared by elementwise ops and contraction aggregations.
-enum class BinaryKind {
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Mod,
-  Pow,
-  Max,
-  Min,
-  BitAnd,
-  BitOr,
-  BitXor,
-  Shl,
-  Shr
-};
+using tile::BinaryKind;
 
 /// Element type of a ranked tensor (the Tile type, with its signedness).
 Type getTileElementType(Value tensor);

@@ -38,8 +38,9 @@ struct Operand {
   }
 };
 
-/// The binary elementwise operations, from operators and calls.
-enum class BinaryKind {
+/// The binary operators and two-argument calls of the language (the Tile op
+/// each one becomes is chosen in Elementwise.cpp).
+enum class OperatorKind {
   Add,
   Sub,
   Mul,
@@ -97,7 +98,7 @@ private:
   // Elementwise.cpp
   FailureOr<Operand> emitExpr(const Expr &e);
   FailureOr<Operand> emitUnary(const Expr &e, const Operand &x);
-  FailureOr<Operand> emitBinary(BinaryKind kind, llvm::SMLoc at, Operand a,
+  FailureOr<Operand> emitBinary(OperatorKind kind, llvm::SMLoc at, Operand a,
                                 Operand b);
   FailureOr<Operand> emitSelect(llvm::SMLoc at, Operand c, Operand a,
                                 Operand b);

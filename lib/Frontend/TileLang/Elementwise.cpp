@@ -33,113 +33,113 @@ std::string mlir::plaidml::tilelang::formatShape(ArrayRef<int64_t> shape) {
 }
 
 namespace {
-StringRef spell(BinaryKind kind) {
+StringRef spell(OperatorKind kind) {
   switch (kind) {
-  case BinaryKind::Add:
+  case OperatorKind::Add:
     return "'+'";
-  case BinaryKind::Sub:
+  case OperatorKind::Sub:
     return "'-'";
-  case BinaryKind::Mul:
+  case OperatorKind::Mul:
     return "'*'";
-  case BinaryKind::Div:
+  case OperatorKind::Div:
     return "'/'";
-  case BinaryKind::Mod:
+  case OperatorKind::Mod:
     return "'%'";
-  case BinaryKind::Pow:
+  case OperatorKind::Pow:
     return "'pow'";
-  case BinaryKind::Max:
+  case OperatorKind::Max:
     return "'max'";
-  case BinaryKind::Min:
+  case OperatorKind::Min:
     return "'min'";
-  case BinaryKind::BitAnd:
+  case OperatorKind::BitAnd:
     return "'&'";
-  case BinaryKind::BitOr:
+  case OperatorKind::BitOr:
     return "'|'";
-  case BinaryKind::BitXor:
+  case OperatorKind::BitXor:
     return "'^'";
-  case BinaryKind::Shl:
+  case OperatorKind::Shl:
     return "'<<'";
-  case BinaryKind::Shr:
+  case OperatorKind::Shr:
     return "'>>'";
-  case BinaryKind::Eq:
+  case OperatorKind::Eq:
     return "'=='";
-  case BinaryKind::Ne:
+  case OperatorKind::Ne:
     return "'!='";
-  case BinaryKind::Lt:
+  case OperatorKind::Lt:
     return "'<'";
-  case BinaryKind::Gt:
+  case OperatorKind::Gt:
     return "'>'";
-  case BinaryKind::Le:
+  case OperatorKind::Le:
     return "'<='";
-  case BinaryKind::Ge:
+  case OperatorKind::Ge:
     return "'>='";
-  case BinaryKind::LogicalAnd:
+  case OperatorKind::LogicalAnd:
     return "'&&'";
-  case BinaryKind::LogicalOr:
+  case OperatorKind::LogicalOr:
     return "'||'";
   }
   return "?";
 }
 
-std::optional<BinaryKind> toBinaryKind(TokenKind op) {
+std::optional<OperatorKind> toBinaryKind(TokenKind op) {
   switch (op) {
   case TokenKind::Plus:
-    return BinaryKind::Add;
+    return OperatorKind::Add;
   case TokenKind::Minus:
-    return BinaryKind::Sub;
+    return OperatorKind::Sub;
   case TokenKind::Star:
-    return BinaryKind::Mul;
+    return OperatorKind::Mul;
   case TokenKind::Slash:
-    return BinaryKind::Div;
+    return OperatorKind::Div;
   case TokenKind::Percent:
-    return BinaryKind::Mod;
+    return OperatorKind::Mod;
   case TokenKind::Amp:
-    return BinaryKind::BitAnd;
+    return OperatorKind::BitAnd;
   case TokenKind::Pipe:
-    return BinaryKind::BitOr;
+    return OperatorKind::BitOr;
   case TokenKind::Caret:
-    return BinaryKind::BitXor;
+    return OperatorKind::BitXor;
   case TokenKind::Shl:
-    return BinaryKind::Shl;
+    return OperatorKind::Shl;
   case TokenKind::Shr:
-    return BinaryKind::Shr;
+    return OperatorKind::Shr;
   case TokenKind::EqEq:
-    return BinaryKind::Eq;
+    return OperatorKind::Eq;
   case TokenKind::NotEq:
-    return BinaryKind::Ne;
+    return OperatorKind::Ne;
   case TokenKind::Less:
-    return BinaryKind::Lt;
+    return OperatorKind::Lt;
   case TokenKind::Greater:
-    return BinaryKind::Gt;
+    return OperatorKind::Gt;
   case TokenKind::LessEq:
-    return BinaryKind::Le;
+    return OperatorKind::Le;
   case TokenKind::GreaterEq:
-    return BinaryKind::Ge;
+    return OperatorKind::Ge;
   case TokenKind::AndAnd:
-    return BinaryKind::LogicalAnd;
+    return OperatorKind::LogicalAnd;
   case TokenKind::OrOr:
-    return BinaryKind::LogicalOr;
+    return OperatorKind::LogicalOr;
   default:
     return std::nullopt;
   }
 }
 
-ElementwiseRule getRule(BinaryKind kind) {
+ElementwiseRule getRule(OperatorKind kind) {
   switch (kind) {
-  case BinaryKind::BitAnd:
-  case BinaryKind::BitOr:
-  case BinaryKind::BitXor:
-  case BinaryKind::Shl:
-  case BinaryKind::Shr:
+  case OperatorKind::BitAnd:
+  case OperatorKind::BitOr:
+  case OperatorKind::BitXor:
+  case OperatorKind::Shl:
+  case OperatorKind::Shr:
     return ElementwiseRule::Bitwise;
-  case BinaryKind::Eq:
-  case BinaryKind::Ne:
-  case BinaryKind::Lt:
-  case BinaryKind::Gt:
-  case BinaryKind::Le:
-  case BinaryKind::Ge:
-  case BinaryKind::LogicalAnd:
-  case BinaryKind::LogicalOr:
+  case OperatorKind::Eq:
+  case OperatorKind::Ne:
+  case OperatorKind::Lt:
+  case OperatorKind::Gt:
+  case OperatorKind::Le:
+  case OperatorKind::Ge:
+  case OperatorKind::LogicalAnd:
+  case OperatorKind::LogicalOr:
     return ElementwiseRule::Predicate;
   default:
     return ElementwiseRule::Arithmetic;
@@ -319,7 +319,7 @@ FailureOr<Operand> FunctionBuilder::emitUnary(const Expr &e, const Operand &x) {
   }
 }
 
-FailureOr<Operand> FunctionBuilder::emitBinary(BinaryKind kind, SMLoc at,
+FailureOr<Operand> FunctionBuilder::emitBinary(OperatorKind kind, SMLoc at,
                                                Operand a, Operand b) {
   // Literals take the element type of the tensor they meet.
   Type aLit, bLit;
@@ -360,67 +360,67 @@ FailureOr<Operand> FunctionBuilder::emitBinary(BinaryKind kind, SMLoc at,
     return CmpOp::create(builder, l, resultType, predicate, va, vb);
   };
   switch (kind) {
-  case BinaryKind::Add:
+  case OperatorKind::Add:
     result = AddOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Sub:
+  case OperatorKind::Sub:
     result = SubOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Mul:
+  case OperatorKind::Mul:
     result = MulOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Div:
+  case OperatorKind::Div:
     result = DivOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Mod:
+  case OperatorKind::Mod:
     result = ModOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Pow:
+  case OperatorKind::Pow:
     result = PowOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Max:
+  case OperatorKind::Max:
     result = MaxOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Min:
+  case OperatorKind::Min:
     result = MinOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::BitAnd:
+  case OperatorKind::BitAnd:
     result = BitAndOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::BitOr:
+  case OperatorKind::BitOr:
     result = BitOrOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::BitXor:
+  case OperatorKind::BitXor:
     result = BitXorOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Shl:
+  case OperatorKind::Shl:
     result = ShlOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Shr:
+  case OperatorKind::Shr:
     result = ShrOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::Eq:
+  case OperatorKind::Eq:
     result = cmp(CmpPredicate::eq);
     break;
-  case BinaryKind::Ne:
+  case OperatorKind::Ne:
     result = cmp(CmpPredicate::ne);
     break;
-  case BinaryKind::Lt:
+  case OperatorKind::Lt:
     result = cmp(CmpPredicate::lt);
     break;
-  case BinaryKind::Gt:
+  case OperatorKind::Gt:
     result = cmp(CmpPredicate::gt);
     break;
-  case BinaryKind::Le:
+  case OperatorKind::Le:
     result = cmp(CmpPredicate::le);
     break;
-  case BinaryKind::Ge:
+  case OperatorKind::Ge:
     result = cmp(CmpPredicate::ge);
     break;
-  case BinaryKind::LogicalAnd:
+  case OperatorKind::LogicalAnd:
     result = LogicalAndOp::create(builder, l, resultType, va, vb);
     break;
-  case BinaryKind::LogicalOr:
+  case OperatorKind::LogicalOr:
     result = LogicalOrOp::create(builder, l, resultType, va, vb);
     break;
   }
@@ -516,9 +516,9 @@ FailureOr<Operand> FunctionBuilder::emitCall(const Expr &e) {
     return tensorOperand(ReluOp::create(builder, at, v), e.loc);
   }
   if (name == "pow" || name == "max" || name == "min") {
-    BinaryKind kind = name == "pow"   ? BinaryKind::Pow
-                      : name == "max" ? BinaryKind::Max
-                                      : BinaryKind::Min;
+    OperatorKind kind = name == "pow"   ? OperatorKind::Pow
+                        : name == "max" ? OperatorKind::Max
+                                        : OperatorKind::Min;
     return emitBinary(kind, e.loc, args[0], args[1]);
   }
   if (name == "select")

@@ -13,6 +13,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::plaidml::tile;
@@ -123,6 +124,28 @@ static void printBinaryTypes(OpAsmPrinter &printer, Operation *, Type lhs,
 
 #define GET_OP_CLASSES
 #include "plaidml/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// BinaryKind
+//===----------------------------------------------------------------------===//
+
+std::optional<BinaryKind> mlir::plaidml::tile::getBinaryKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<BinaryKind>>(op)
+      .Case([](AddOp) { return BinaryKind::Add; })
+      .Case([](SubOp) { return BinaryKind::Sub; })
+      .Case([](MulOp) { return BinaryKind::Mul; })
+      .Case([](DivOp) { return BinaryKind::Div; })
+      .Case([](ModOp) { return BinaryKind::Mod; })
+      .Case([](PowOp) { return BinaryKind::Pow; })
+      .Case([](MaxOp) { return BinaryKind::Max; })
+      .Case([](MinOp) { return BinaryKind::Min; })
+      .Case([](BitAndOp) { return BinaryKind::BitAnd; })
+      .Case([](BitOrOp) { return BinaryKind::BitOr; })
+      .Case([](BitXorOp) { return BinaryKind::BitXor; })
+      .Case([](ShlOp) { return BinaryKind::Shl; })
+      .Case([](ShrOp) { return BinaryKind::Shr; })
+      .Default([](Operation *) { return std::nullopt; });
+}
 
 //===----------------------------------------------------------------------===//
 // ContractionOp

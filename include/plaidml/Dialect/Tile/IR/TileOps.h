@@ -22,4 +22,30 @@
 #define GET_OP_CLASSES
 #include "plaidml/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace mlir::plaidml::tile {
+
+/// The arithmetic and bitwise binary elementwise ops as one enumeration, for
+/// code that treats them alike (the lowering, the reference interpreter,
+/// contraction combinations and aggregations).
+enum class BinaryKind {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Pow,
+  Max,
+  Min,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr
+};
+
+/// The kind of `op` when it is one of those ops.
+std::optional<BinaryKind> getBinaryKind(Operation *op);
+
+} // namespace mlir::plaidml::tile
+
 #endif // PLAIDML_DIALECT_TILE_IR_TILEOPS_H
