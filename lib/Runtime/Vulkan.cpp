@@ -117,8 +117,9 @@ VulkanBuffer::VulkanBuffer(std::unique_ptr<Impl> impl, size_t bytes)
 VulkanBuffer::~VulkanBuffer() = default;
 bool VulkanBuffer::isHostVisible() const { return false; }
 VulkanKernel::VulkanKernel(std::unique_ptr<Impl> impl, std::string entry,
-                           unsigned bindings)
-    : impl(std::move(impl)), entry(std::move(entry)), bindings(bindings) {}
+                           unsigned bindings, uint32_t pushBytes)
+    : impl(std::move(impl)), entry(std::move(entry)), bindings(bindings),
+      pushBytes(pushBytes) {}
 VulkanKernel::~VulkanKernel() = default;
 VulkanDevice::VulkanDevice(std::unique_ptr<Impl> impl)
     : impl(std::move(impl)) {}
@@ -141,12 +142,12 @@ Status VulkanDevice::download(const VulkanBuffer &, void *, size_t, size_t) {
 }
 StatusOr<std::unique_ptr<VulkanKernel>>
 VulkanDevice::createKernel(const std::vector<uint32_t> &, const std::string &,
-                           unsigned) {
+                           unsigned, uint32_t) {
   return enumerateVulkanDevices().status();
 }
 Status VulkanDevice::dispatch(const VulkanKernel &,
                               const std::vector<VulkanBuffer *> &, uint32_t,
-                              uint32_t, uint32_t) {
+                              uint32_t, uint32_t, const void *) {
   return enumerateVulkanDevices().status();
 }
 Status VulkanDevice::synchronize() { return enumerateVulkanDevices().status(); }
@@ -247,6 +248,7 @@ Status vkFailure(const char *call, VkResult result,
   X(vkCmdBindPipeline)                                                         \
   X(vkCmdBindDescriptorSets)                                                   \
   X(vkCmdDispatch)                                                             \
+  X(vkCmdPushConstants)                                                        \
   X(vkCmdPipelineBarrier)                                                      \
   X(vkCmdCopyBuffer)                                                           \
   X(vkCreateFence)                                                             \
@@ -425,6 +427,7 @@ StatusOr<VulkanLoader *> loadVulkan() {
     for (int k = 0; k < 3; ++k)
       d.maxWorkgroupCount[k] = base.limits.maxComputeWorkGroupCount[k];
     d.maxSharedMemory = base.limits.maxComputeSharedMemorySize;
+    d.maxPushConstantsSize = base.limits.maxPushConstantsSize;
     d.maxStorageBufferRange = base.limits.maxStorageBufferRange;
     d.cooperativeMatrix = exts.count(kCoopMatExtension) != 0;
 
@@ -1062,9 +1065,17 @@ Status VulkanDevice::download(const VulkanBuffer &buffer, void *data,
 
 StatusOr<std::unique_ptr<VulkanKernel>>
 VulkanDevice::createKernel(const std::vector<uint32_t> &words,
-                           const std::string &entry, unsigned numBindings) {
+                           const std::string &entry, unsigned numBindings,
+                           uint32_t pushConstantBytes) {
   if (Status s = checkSpirv(words, entry); !s.ok())
     return s;
+  if (pushConstantBytes % 4 != 0 ||
+      pushConstantBytes > impl->info.maxPushConstantsSize)
+    return Status::failure(
+        "kernel '" + entry + "': " + std::to_string(pushConstantBytes) +
+        " bytes of push constants (must be a multiple of 4, at most " +
+        std::to_string(impl->info.maxPushConstantsSize) + " on " + impl->label +
+        ")");
   std::lock_guard<std::mutex> lock(impl->mu);
   VulkanLoader &vk = impl->vk;
   VkDevice device = impl->device;
@@ -1112,6 +1123,12 @@ VulkanDevice::createKernel(const std::vector<uint32_t> &words,
   layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layoutInfo.setLayoutCount = 1;
   layoutInfo.pSetLayouts = &k->setLayout;
+  VkPushConstantRange pushRange{VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                pushConstantBytes};
+  if (pushConstantBytes) {
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &pushRange;
+  }
   VK_CHECK(vkCreatePipelineLayout, device, &layoutInfo, nullptr,
            &k->pipelineLayout);
   VkComputePipelineCreateInfo pipelineInfo{};
@@ -1128,12 +1145,13 @@ VulkanDevice::createKernel(const std::vector<uint32_t> &words,
                      "entry point '" + entry + "' on " + impl->label);
   guard.k = nullptr;
   return std::unique_ptr<VulkanKernel>(
-      new VulkanKernel(std::move(k), entry, numBindings));
+      new VulkanKernel(std::move(k), entry, numBindings, pushConstantBytes));
 }
 
 VulkanKernel::VulkanKernel(std::unique_ptr<Impl> impl, std::string entry,
-                           unsigned bindings)
-    : impl(std::move(impl)), entry(std::move(entry)), bindings(bindings) {}
+                           unsigned bindings, uint32_t pushBytes)
+    : impl(std::move(impl)), entry(std::move(entry)), bindings(bindings),
+      pushBytes(pushBytes) {}
 
 VulkanKernel::~VulkanKernel() {
   VulkanDevice::Impl &d = *impl->device;
@@ -1148,7 +1166,12 @@ VulkanKernel::~VulkanKernel() {
 
 Status VulkanDevice::dispatch(const VulkanKernel &kernel,
                               const std::vector<VulkanBuffer *> &buffers,
-                              uint32_t x, uint32_t y, uint32_t z) {
+                              uint32_t x, uint32_t y, uint32_t z,
+                              const void *pushConstants) {
+  if (kernel.pushConstantBytes() && !pushConstants)
+    return Status::failure("kernel '" + kernel.entryPoint() + "' takes " +
+                           std::to_string(kernel.pushConstantBytes()) +
+                           " bytes of push constants, got none");
   if (buffers.size() != kernel.numBindings())
     return Status::failure("kernel '" + kernel.entryPoint() + "' takes " +
                            std::to_string(kernel.numBindings()) +
@@ -1205,6 +1228,10 @@ Status VulkanDevice::dispatch(const VulkanKernel &kernel,
     vk.vkCmdBindDescriptorSets(impl->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
                                kernel.impl->pipelineLayout, 0, 1, &set, 0,
                                nullptr);
+  if (kernel.pushConstantBytes())
+    vk.vkCmdPushConstants(impl->cmd, kernel.impl->pipelineLayout,
+                          VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                          kernel.pushConstantBytes(), pushConstants);
   vk.vkCmdDispatch(impl->cmd, x, y, z);
   return Status::success();
 }

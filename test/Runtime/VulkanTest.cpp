@@ -3,8 +3,9 @@
 // Enumerates the Vulkan devices (lavapipe on CI), round-trips data through
 // buffers on the host-visible path and the staging path, runs the
 // hand-written add kernel of Inputs/add.spvasm (assembled by spirv-as at build
-// time) over 1000 elements and a chain of dependent dispatches, and checks the
-// error messages: missing loader, bad SPIR-V, missing entry point, too-large
+// time) over 1000 elements and a chain of dependent dispatches, the axpy
+// kernel of Inputs/axpy.spvasm with push constants, and checks the error
+// messages: missing loader, bad SPIR-V, missing entry point, too-large
 // buffers, wrong bindings. Every test that needs a device is skipped with a
 // message when this machine has no Vulkan.
 //
@@ -39,13 +40,13 @@ std::shared_ptr<VulkanDevice> device0() {
   return device.ok() ? *device : nullptr;
 }
 
-/// The words of Inputs/add.spv, or empty when spirv-as was not found.
-std::vector<uint32_t> addKernelWords() {
-  std::string path = PLAIDML_ADD_SPV;
+/// The words of Inputs/<name>.spv, or empty when spirv-as was not found.
+std::vector<uint32_t> kernelWords(const std::string &name) {
+  std::string dir = PLAIDML_SPV_DIR;
   std::vector<uint32_t> words;
-  if (path.empty())
+  if (dir.empty())
     return words;
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(dir + "/" + name + ".spv", std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
   words.resize(bytes.size() / 4);
@@ -186,7 +187,7 @@ TEST(Vulkan, RoundTripThroughStaging) {
 }
 
 static void runAdd(VulkanDevice &device) {
-  std::vector<uint32_t> words = addKernelWords();
+  std::vector<uint32_t> words = kernelWords("add");
   if (words.empty())
     GTEST_SKIP() << "spirv-as was not found at build time: no add.spv";
   StatusOr<std::unique_ptr<VulkanKernel>> kernel =
@@ -256,6 +257,57 @@ TEST(Vulkan, AddKernelThroughStaging) {
   runAdd(**device);
 }
 
+TEST(Vulkan, PushConstants) {
+  SKIP_WITHOUT_VULKAN();
+  std::shared_ptr<VulkanDevice> device = device0();
+  ASSERT_TRUE(device);
+  std::vector<uint32_t> words = kernelWords("axpy");
+  if (words.empty())
+    GTEST_SKIP() << "spirv-as was not found at build time: no axpy.spv";
+  StatusOr<std::unique_ptr<VulkanKernel>> kernel =
+      device->createKernel(words, "axpy", 2, 8);
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  EXPECT_EQ((*kernel)->pushConstantBytes(), 8u);
+  const size_t n = 300;
+  std::vector<float> x(n), y(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i);
+    y[i] = 1.0f;
+  }
+  std::unique_ptr<VulkanBuffer> bufX = makeBuffer(*device, x),
+                                bufY = makeBuffer(*device, y);
+  ASSERT_TRUE(bufX && bufY);
+  // y = 2x + y over the first 250 elements, then y = -1x + y over the first
+  // 100: each dispatch has its own constants, recorded in one batch.
+  struct {
+    float s;
+    uint32_t n;
+  } first{2.0f, 250}, second{-1.0f, 100};
+  ASSERT_TRUE(
+      device->dispatch(**kernel, {bufX.get(), bufY.get()}, 5, 1, 1, &first)
+          .ok());
+  ASSERT_TRUE(
+      device->dispatch(**kernel, {bufX.get(), bufY.get()}, 5, 1, 1, &second)
+          .ok());
+  std::vector<float> expected(n);
+  for (size_t i = 0; i < n; ++i)
+    expected[i] = 1.0f + (i < 250 ? 2.0f * i : 0.0f) - (i < 100 ? i : 0.0f);
+  EXPECT_EQ(read(*device, *bufY), expected);
+
+  Status missing = device->dispatch(**kernel, {bufX.get(), bufY.get()}, 5);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.message(),
+            "kernel 'axpy' takes 8 bytes of push constants, got none");
+  StatusOr<std::unique_ptr<VulkanKernel>> odd =
+      device->createKernel(words, "axpy", 2, 6);
+  ASSERT_FALSE(odd.ok());
+  EXPECT_EQ(odd.message().rfind("kernel 'axpy': 6 bytes of push constants "
+                                "(must be a multiple of 4, at most ",
+                                0),
+            0u)
+      << odd.message();
+}
+
 TEST(Vulkan, BadSpirv) {
   SKIP_WITHOUT_VULKAN();
   std::shared_ptr<VulkanDevice> device = device0();
@@ -276,7 +328,7 @@ TEST(Vulkan, BadSpirv) {
   EXPECT_EQ(error({0x07230203, 0x10300, 0, 10, 0}),
             "no GLCompute entry point 'main' in the SPIR-V module (it has "
             "none)");
-  std::vector<uint32_t> words = addKernelWords();
+  std::vector<uint32_t> words = kernelWords("add");
   if (words.empty())
     GTEST_SKIP() << "spirv-as was not found at build time: no add.spv";
   EXPECT_EQ(error(words, "nope"),

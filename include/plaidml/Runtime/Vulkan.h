@@ -51,6 +51,7 @@ struct VulkanDeviceInfo {
   uint32_t maxWorkgroupInvocations = 0;
   uint32_t maxWorkgroupCount[3] = {0, 0, 0};
   uint32_t maxSharedMemory = 0;
+  uint32_t maxPushConstantsSize = 0;
   uint64_t maxStorageBufferRange = 0;
   /// VkPhysicalDeviceMaintenance3Properties::maxMemoryAllocationSize.
   uint64_t maxAllocationSize = 0;
@@ -102,7 +103,8 @@ private:
 };
 
 /// A compute pipeline: one SPIR-V entry point whose storage buffers are
-/// bindings 0..numBindings-1 of descriptor set 0.
+/// bindings 0..numBindings-1 of descriptor set 0, and whose scalars (if any)
+/// are a push-constant block of pushConstantBytes() bytes.
 class VulkanKernel {
 public:
   ~VulkanKernel();
@@ -111,16 +113,18 @@ public:
 
   const std::string &entryPoint() const { return entry; }
   unsigned numBindings() const { return bindings; }
+  uint32_t pushConstantBytes() const { return pushBytes; }
 
   struct Impl;
 
 private:
   friend class VulkanDevice;
-  VulkanKernel(std::unique_ptr<Impl> impl, std::string entry,
-               unsigned bindings);
+  VulkanKernel(std::unique_ptr<Impl> impl, std::string entry, unsigned bindings,
+               uint32_t pushBytes);
   std::unique_ptr<Impl> impl;
   std::string entry;
   unsigned bindings;
+  uint32_t pushBytes;
 };
 
 /// A logical device with its compute queue. Obtained with get(), which
@@ -157,16 +161,21 @@ public:
 
   /// A compute kernel from SPIR-V `words` (checked for a SPIR-V header and a
   /// GLCompute entry point named `entry` first, so that a bad module is a
-  /// message rather than a driver crash).
+  /// message rather than a driver crash). `pushConstantBytes` (a multiple of
+  /// 4, at most the device's maxPushConstantsSize) is the size of the
+  /// kernel's push-constant block, 0 when it has none.
   StatusOr<std::unique_ptr<VulkanKernel>>
   createKernel(const std::vector<uint32_t> &words, const std::string &entry,
-               unsigned numBindings);
+               unsigned numBindings, uint32_t pushConstantBytes = 0);
 
   /// Records a dispatch of `kernel` over (x, y, z) workgroups, buffer i bound
-  /// at binding i. Nothing runs until synchronize() (or download()).
+  /// at binding i, `pushConstants` (kernel.pushConstantBytes() bytes, copied
+  /// when recorded) as its push constants. Nothing runs until synchronize()
+  /// (or download()).
   Status dispatch(const VulkanKernel &kernel,
                   const std::vector<VulkanBuffer *> &buffers, uint32_t x,
-                  uint32_t y = 1, uint32_t z = 1);
+                  uint32_t y = 1, uint32_t z = 1,
+                  const void *pushConstants = nullptr);
 
   /// Submits the recorded work and waits for it.
   Status synchronize();
