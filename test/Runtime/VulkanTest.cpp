@@ -4,7 +4,8 @@
 // buffers on the host-visible path and the staging path, runs the
 // hand-written add kernel of Inputs/add.spvasm (assembled by spirv-as at build
 // time) over 1000 elements and a chain of dependent dispatches, the axpy
-// kernel of Inputs/axpy.spvasm with push constants, and checks the error
+// kernel of Inputs/axpy.spvasm with push constants, 1200 dispatches in one
+// batch (more than a descriptor pool holds), and checks the error
 // messages: missing loader, bad SPIR-V, missing entry point, too-large
 // buffers, wrong bindings. Every test that needs a device is skipped with a
 // message when this machine has no Vulkan.
@@ -306,6 +307,37 @@ TEST(Vulkan, PushConstants) {
                                 0),
             0u)
       << odd.message();
+}
+
+TEST(Vulkan, ManyDispatchesInOneBatch) {
+  // More dispatches than one descriptor pool holds (512 sets): the device
+  // moves on to new pools and reuses them all after synchronize().
+  SKIP_WITHOUT_VULKAN();
+  std::shared_ptr<VulkanDevice> device = device0();
+  ASSERT_TRUE(device);
+  std::vector<uint32_t> words = kernelWords("add");
+  if (words.empty())
+    GTEST_SKIP() << "spirv-as was not found at build time: no add.spv";
+  StatusOr<std::unique_ptr<VulkanKernel>> kernel =
+      device->createKernel(words, "main", 3);
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  const size_t n = 100;
+  std::unique_ptr<VulkanBuffer> one = makeBuffer(*device,
+                                                 std::vector<float>(n, 1.0f)),
+                                x0 = makeBuffer(*device,
+                                                std::vector<float>(n, 0.0f)),
+                                x1 = makeBuffer(*device,
+                                                std::vector<float>(n, 0.0f));
+  ASSERT_TRUE(one && x0 && x1);
+  for (int round = 1; round <= 2; ++round) {
+    VulkanBuffer *cur = x0.get(), *next = x1.get();
+    for (int k = 0; k < 1200; ++k) {
+      Status status = device->dispatch(**kernel, {cur, one.get(), next}, 2);
+      ASSERT_TRUE(status.ok()) << status.message();
+      std::swap(cur, next);
+    }
+    EXPECT_EQ(read(*device, *cur), std::vector<float>(n, 1200.0f * round));
+  }
 }
 
 TEST(Vulkan, BadSpirv) {
