@@ -9,7 +9,7 @@
 // global memory barrier is recorded before a dispatch or copy that touches a
 // buffer used since the last barrier. Every VkResult failure is a Status
 // "vkCall failed: VK_ERROR_...". Built as a stub that reports Vulkan as
-// unavailable when the Vulkan headers are missing.
+// unavailable without the Vulkan headers or with PLAIDML_ENABLE_VULKAN=OFF.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +25,7 @@
 
 #include <dlfcn.h>
 
-#if __has_include(<vulkan/vulkan_core.h>)
+#if __has_include(<vulkan/vulkan_core.h>) && !defined(PLAIDML_NO_VULKAN)
 #define PLAIDML_HAVE_VULKAN 1
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan_core.h>
@@ -36,7 +36,7 @@
 using namespace plaidml::rt;
 
 namespace {
-const char *kLoaderName = "libvulkan.so.1";
+[[maybe_unused]] const char *kLoaderName = "libvulkan.so.1";
 
 std::string formatBytes(uint64_t bytes) {
   const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
@@ -104,7 +104,8 @@ Status plaidml::rt::detail::probeVulkanLoader(const char *path) {
 
 StatusOr<std::vector<VulkanDeviceInfo>> plaidml::rt::enumerateVulkanDevices() {
   return Status::failure("Vulkan unavailable: this runtime was built without "
-                         "the Vulkan headers");
+                         "Vulkan (no Vulkan headers, or PLAIDML_ENABLE_VULKAN "
+                         "OFF)");
 }
 
 struct VulkanBuffer::Impl {};
