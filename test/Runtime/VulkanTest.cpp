@@ -5,7 +5,8 @@
 // hand-written add kernel of Inputs/add.spvasm (assembled by spirv-as at build
 // time) over 1000 elements and a chain of dependent dispatches, the axpy
 // kernel of Inputs/axpy.spvasm with push constants, 1200 dispatches in one
-// batch (more than a descriptor pool holds), and checks the error
+// batch (more than a descriptor pool holds), four threads on one device, and
+// checks the error
 // messages: missing loader, bad SPIR-V, missing entry point, too-large
 // buffers, wrong bindings. Every test that needs a device is skipped with a
 // message when this machine has no Vulkan.
@@ -17,9 +18,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 using namespace plaidml::rt;
 
@@ -338,6 +341,54 @@ TEST(Vulkan, ManyDispatchesInOneBatch) {
     }
     EXPECT_EQ(read(*device, *cur), std::vector<float>(n, 1200.0f * round));
   }
+}
+
+TEST(Vulkan, ThreadsShareADevice) {
+  // Four threads upload, dispatch and download on the one device and kernel,
+  // each with its own buffers; a download may submit the others' work too.
+  SKIP_WITHOUT_VULKAN();
+  std::shared_ptr<VulkanDevice> device = device0();
+  ASSERT_TRUE(device);
+  std::vector<uint32_t> words = kernelWords("add");
+  if (words.empty())
+    GTEST_SKIP() << "spirv-as was not found at build time: no add.spv";
+  StatusOr<std::unique_ptr<VulkanKernel>> kernel =
+      device->createKernel(words, "main", 3);
+  ASSERT_TRUE(kernel.ok()) << kernel.message();
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      const size_t n = 200;
+      for (int iter = 0; iter < 20; ++iter) {
+        float base = static_cast<float>(t * 1000 + iter);
+        std::vector<float> a(n, base), b(n), c(n, -1.0f);
+        for (size_t i = 0; i < n; ++i)
+          b[i] = static_cast<float>(i);
+        auto bufA = device->createBuffer(n * 4),
+             bufB = device->createBuffer(n * 4),
+             bufC = device->createBuffer(n * 4);
+        if (!bufA.ok() || !bufB.ok() || !bufC.ok() ||
+            !device->upload(**bufA, a.data(), n * 4).ok() ||
+            !device->upload(**bufB, b.data(), n * 4).ok() ||
+            !device
+                 ->dispatch(**kernel, {bufA->get(), bufB->get(), bufC->get()},
+                            4)
+                 .ok() ||
+            !device->download(**bufC, c.data(), n * 4).ok()) {
+          ++failures;
+          return;
+        }
+        for (size_t i = 0; i < n; ++i)
+          if (c[i] != base + static_cast<float>(i)) {
+            ++failures;
+            return;
+          }
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(failures.load(), 0);
 }
 
 TEST(Vulkan, BadSpirv) {
