@@ -1040,23 +1040,23 @@ Status VulkanDevice::download(const VulkanBuffer &buffer, void *data,
                                  &hostVisible);
       !s.ok())
     return s.withContext("staging buffer");
-  impl->staging.push_back({stage, stageMem});
-  if (Status s = impl->beginRecording(); !s.ok())
-    return s;
-  VkBufferCopy region{offset, 0, bytes};
-  impl->vk.vkCmdCopyBuffer(impl->cmd, b.buffer, stage, 1, &region);
-  // The copied bytes must be visible to the host once the fence signals.
-  VkMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  impl->vk.vkCmdPipelineBarrier(impl->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
-                                nullptr, 0, nullptr);
-  // Copy out before synchronize() frees the staging buffer.
+  // The staging buffer is freed here, after the copy out (not by
+  // synchronize(), which frees the upload staging buffers).
   VulkanDevice::Impl &d = *impl;
-  d.staging.pop_back();
-  Status status = d.synchronize();
+  Status status = d.beginRecording();
+  if (status.ok()) {
+    VkBufferCopy region{offset, 0, bytes};
+    d.vk.vkCmdCopyBuffer(d.cmd, b.buffer, stage, 1, &region);
+    // The copied bytes must be visible to the host once the fence signals.
+    VkMemoryBarrier barrier{};
+    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    d.vk.vkCmdPipelineBarrier(d.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
+                              nullptr, 0, nullptr);
+    status = d.synchronize();
+  }
   if (status.ok())
     std::memcpy(data, mapped, bytes);
   d.vk.vkDestroyBuffer(d.device, stage, nullptr);
