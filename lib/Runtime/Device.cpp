@@ -2,13 +2,14 @@
 //
 // Parses "cpu" / "vulkan:N" / "opencl:N", resolves the default device from
 // PLAIDML_DEVICE or the `device = ...` line of $XDG_CONFIG_HOME/plaidml/config
-// (the file plaidml-setup writes), and lists devices. Only the CPU is listed
-// for now; the Vulkan and OpenCL runtimes add theirs when they exist.
+// (the file plaidml-setup writes), and lists devices: the CPU, then the
+// Vulkan physical devices (OpenCL adds its own when it exists).
 //
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/HostCpu.h"
+#include "plaidml/Runtime/Vulkan.h"
 
 #include "FileUtil.h"
 
@@ -218,7 +219,8 @@ StatusOr<std::string> plaidml::rt::getDefaultDeviceName() {
   return device->str();
 }
 
-std::vector<DeviceInfo> plaidml::rt::listDevices() {
+std::vector<DeviceInfo>
+plaidml::rt::listDevices(std::vector<std::string> *notes) {
   const HostCpu &cpu = HostCpu::get();
   std::string description =
       cpu.modelName.empty()
@@ -226,5 +228,18 @@ std::vector<DeviceInfo> plaidml::rt::listDevices() {
           : cpu.modelName;
   description += " (" + std::to_string(cpu.numCores) +
                  (cpu.numCores == 1 ? " core)" : " cores)");
-  return {DeviceInfo{DeviceName{DeviceKind::CPU, 0}, description}};
+  std::vector<DeviceInfo> devices = {
+      DeviceInfo{DeviceName{DeviceKind::CPU, 0}, description}};
+  StatusOr<std::vector<VulkanDeviceInfo>> vulkan = enumerateVulkanDevices();
+  if (!vulkan.ok()) {
+    if (notes)
+      notes->push_back(vulkan.message());
+  } else {
+    if (vulkan->empty() && notes)
+      notes->push_back("Vulkan: no physical devices found");
+    for (const VulkanDeviceInfo &info : *vulkan)
+      devices.push_back(DeviceInfo{DeviceName{DeviceKind::Vulkan, info.index},
+                                   info.describe()});
+  }
+  return devices;
 }

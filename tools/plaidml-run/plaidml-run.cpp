@@ -311,12 +311,15 @@ int main(int argc, char **argv) {
   if (std::optional<std::string> err = parseArgs(argc, argv, opts))
     return fail(*err);
   if (opts.listDevices) {
-    for (const rt::DeviceInfo &d : rt::listDevices())
+    std::vector<std::string> notes;
+    for (const rt::DeviceInfo &d : rt::listDevices(&notes))
       std::printf("%-10s %s\n", d.name.str().c_str(), d.description.c_str());
     if (canOpenSources())
       std::printf("%-10s %s\n", "reference",
                   "the reference interpreter (exact and slow; the test "
                   "oracle)");
+    for (const std::string &note : notes)
+      std::fprintf(stderr, "note: %s\n", note.c_str());
     return 0;
   }
   if (opts.file.empty())

@@ -75,8 +75,10 @@ struct DeviceInfo {
   std::string description;
 };
 
-/// The devices this runtime can run on; always starts with the CPU.
-std::vector<DeviceInfo> listDevices();
+/// The devices this runtime can run on: the CPU first, then every Vulkan
+/// physical device. When a backend is unavailable (no Vulkan loader, no
+/// driver), why is appended to `notes` if given ("Vulkan unavailable: ...").
+std::vector<DeviceInfo> listDevices(std::vector<std::string> *notes = nullptr);
 
 } // namespace plaidml::rt
 
