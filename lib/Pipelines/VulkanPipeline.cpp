@@ -77,8 +77,9 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   pm.addPass(createGpuSetEntryPointAbiPass());
   pm.addNestedPass<gpu::GPUModuleOp>(memref::createFoldMemRefAliasOpsPass());
   // convert-gpu-to-spirv has no math patterns: expand what has no GLSL
-  // instruction (tanh, ...), then math -> spirv.GL.* inside the kernels.
-  // erf and integer powers have neither yet (docs/VulkanPipeline.md).
+  // instruction (tanh, powf, erf, ...), then math -> spirv.GL.* inside the
+  // kernels.
+  pm.addNestedPass<gpu::GPUModuleOp>(createGpuApproximateMathPass());
   pm.addNestedPass<gpu::GPUModuleOp>(math::createMathExpandOpsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   // Also maps memref memory spaces to SPIR-V storage classes (the work of

@@ -13,6 +13,8 @@
 // NONE-NOT: affine.
 // NONE-NOT: scf.parallel
 // NONE-NOT: gpu.launch {
+// NONE-NOT: math.
+// NONE-NOT: memref.copy
 
 // CHECK-LABEL: func.func @chain
 // CHECK:         %[[T:.*]] = memref.alloc() : memref<4x100xf32>
@@ -68,7 +70,8 @@
 // CHECK-NEXT:    spirv.module @__spv__outer_sum_kernel_1
 // CHECK:           spirv.ExecutionMode @outer_sum_kernel "LocalSize", 1, 1, 1
 
-// 300 outputs: two workgroups of 256, the second guarded; math as GLSL.
+// 300 outputs: two workgroups of 256, the second guarded; math as GLSL,
+// erf as a polynomial (no math op left).
 // CHECK-LABEL: func.func @math
 // CHECK:         gpu.launch_func @math_kernel::@math_kernel blocks in (%c2, %c1, %c1) threads in (%c256, %c1, %c1)
 // CHECK:       gpu.module @math_kernel
@@ -77,3 +80,7 @@
 // CHECK-DAG:       spirv.GL.Sqrt
 // CHECK-DAG:       spirv.GL.Log
 // CHECK:           spirv.ExecutionMode @math_kernel "LocalSize", 256, 1, 1
+
+// CHECK-LABEL: func.func @alias
+// CHECK:         gpu.launch_func @alias_kernel::@alias_kernel blocks in (%c1, %c1, %c1) threads in (%c4, %c2, %c1) args(%{{.*}} : memref<2x3xi32>, %{{.*}} : memref<2x3xi32>)
+// CHECK-NEXT:    return

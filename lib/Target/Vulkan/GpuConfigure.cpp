@@ -84,6 +84,32 @@ static LogicalResult wrapInSingleInvocation(ArrayRef<Operation *> ops) {
   return success();
 }
 
+/// Rewrites a top-level memref.copy between static identity-layout memrefs
+/// as an elementwise affine.parallel copy, which kernels can run (SPIR-V has
+/// no memcpy of storage buffers).
+static LogicalResult expandCopy(memref::CopyOp copy) {
+  auto type = cast<MemRefType>(copy.getSource().getType());
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      cast<MemRefType>(copy.getTarget().getType()).getShape() !=
+          type.getShape())
+    return copy.emitOpError("needs static identity-layout memrefs of one "
+                            "shape to run on the GPU");
+  OpBuilder builder(copy);
+  Location loc = copy.getLoc();
+  SmallVector<int64_t> ranges(type.getShape());
+  if (ranges.empty())
+    ranges.push_back(1);
+  auto par = affine::AffineParallelOp::create(
+      builder, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, ranges);
+  builder.setInsertionPoint(par.getBody()->getTerminator());
+  ValueRange ivs = type.getRank() == 0 ? ValueRange{} : par.getIVs();
+  Value value =
+      affine::AffineLoadOp::create(builder, loc, copy.getSource(), ivs);
+  affine::AffineStoreOp::create(builder, loc, value, copy.getTarget(), ivs);
+  copy.erase();
+  return success();
+}
+
 namespace {
 struct GpuConfigurePass
     : public plaidml::impl::GpuConfigurePassBase<GpuConfigurePass> {
@@ -103,7 +129,11 @@ struct GpuConfigurePass
       return signalPassFailure();
     }
 
-    // Sequential top-level code first, in runs between host operations.
+    // Copies become loops, then sequential top-level code is wrapped, in runs
+    // between host operations.
+    for (auto copy : llvm::make_early_inc_range(body.getOps<memref::CopyOp>()))
+      if (failed(expandCopy(copy)))
+        return signalPassFailure();
     SmallVector<SmallVector<Operation *>> runs(1);
     for (Operation &op : body) {
       if (staysOnHost(&op)) {

@@ -110,7 +110,8 @@ func.func @outer_sum(%a: memref<4xf32>, %b: memref<5xf32>, %o: memref<8xf32>,
   return
 }
 
-// Math functions: GLSL.std.450 instructions, tanh and powf expanded first.
+// Math functions: GLSL.std.450 instructions, tanh and powf expanded first,
+// erf as a polynomial.
 func.func @math(%a: memref<300xf32>, %o: memref<300xf32>)
     attributes {plaidml.entry} {
   affine.parallel (%i) = (0) to (300) {
@@ -120,7 +121,16 @@ func.func @math(%a: memref<300xf32>, %o: memref<300xf32>)
     %s = math.sqrt %t : f32
     %l = math.log %s : f32
     %p = math.powf %l, %x : f32
-    affine.store %p, %o[%i] : memref<300xf32>
+    %r = math.erf %p : f32
+    affine.store %r, %o[%i] : memref<300xf32>
   }
+  return
+}
+
+// An output that aliases an input is a memref.copy at the top level: it
+// becomes an elementwise copy kernel.
+func.func @alias(%a: memref<2x3xi32>, %o: memref<2x3xi32>)
+    attributes {plaidml.entry} {
+  memref.copy %a, %o : memref<2x3xi32> to memref<2x3xi32>
   return
 }

@@ -28,7 +28,9 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
     `affine.for` nest whose sink is not a projected permutation, scalar
     loads and stores) is wrapped in a one-iteration `affine.parallel` with
     workgroup size 1: it runs in a single-invocation kernel. Allocations,
-    constants and the return stay on the host.
+    constants and the return stay on the host. A top-level `memref.copy`
+    (an output aliasing an input) first becomes an elementwise
+    `affine.parallel` copy, since kernels cannot call memcpy.
   }];
   let options = [
     Option<"maxWorkgroupSize", "max-workgroup-size", "int64_t", "256",
@@ -58,6 +60,20 @@ def GpuTileWorkgroupsPass
     sizes. The guard is only emitted when a tile does not divide its range.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect"];
+}
+
+def GpuApproximateMathPass : Pass<"plaidml-gpu-approximate-math"> {
+  let summary = "Replace math ops without a SPIR-V instruction by "
+                "polynomials";
+  let description = [{
+    GLSL.std.450 has no `erf`/`erfc`, and `convert-math-to-spirv` leaves
+    them; this rewrites `math.erf` and `math.erfc` as the polynomial
+    approximations of upstream's math transforms (the patterns of
+    `populatePolynomialApproximateErf(c)Pattern`), whose exp, fma and
+    division ops convert to SPIR-V. Runs inside the `gpu.module`s.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
 }
 
 def GpuSetEntryPointAbiPass
