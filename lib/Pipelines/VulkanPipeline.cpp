@@ -74,6 +74,7 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class"};
   target.spirvExtensions.append(options.exts.begin(), options.exts.end());
   pm.addPass(createGpuSPIRVAttachTarget(target));
+  pm.addNestedPass<gpu::GPUModuleOp>(createGpuExposeTargetEnvPass());
   pm.addPass(createGpuSetEntryPointAbiPass());
   pm.addNestedPass<gpu::GPUModuleOp>(memref::createFoldMemRefAliasOpsPass());
   // convert-gpu-to-spirv has no math patterns: expand what has no GLSL

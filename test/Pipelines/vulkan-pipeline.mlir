@@ -21,7 +21,7 @@
 // CHECK-NEXT:    gpu.launch_func @chain_kernel::@chain_kernel blocks in (%[[C1:.*]], %[[C2:.*]], %[[C1]]) threads in (%[[C128:.*]], %[[C2]], %[[C1]]) args(%{{.*}} : memref<4x100xf32>, %[[T]] : memref<4x100xf32>)
 // CHECK-NEXT:    gpu.launch_func @chain_kernel_0::@chain_kernel blocks in (%[[C1]], %[[C2]], %[[C1]]) threads in (%[[C128]], %[[C2]], %[[C1]]) args(%[[T]] : memref<4x100xf32>, %{{.*}} : memref<4x100xf32>)
 // CHECK-NEXT:    memref.dealloc %[[T]]
-// CHECK:       gpu.module @chain_kernel [#spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>] {
+// CHECK:       gpu.module @chain_kernel [#spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>] attributes {spirv.target_env = #spirv.target_env<{{.*}}>} {
 // CHECK-NEXT:    spirv.module @__spv__chain_kernel Logical GLSL450 requires #spirv.vce<v1.0, [Shader, Matrix], [SPV_KHR_storage_buffer_storage_class]>
 // CHECK:           spirv.GlobalVariable @chain_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<400 x f32, stride=4> [0])>, StorageBuffer>
 // CHECK:           spirv.GlobalVariable @chain_kernel_arg_1 bind(0, 1)

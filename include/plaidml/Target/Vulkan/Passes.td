@@ -76,6 +76,19 @@ def GpuApproximateMathPass : Pass<"plaidml-gpu-approximate-math"> {
                            "mlir::math::MathDialect"];
 }
 
+def GpuExposeTargetEnvPass
+    : Pass<"plaidml-gpu-expose-target-env", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Copy a gpu.module's SPIR-V target into spirv.target_env";
+  let description = [{
+    `spirv-attach-target` records the target environment in the
+    `gpu.module`'s `targets`, where `convert-gpu-to-spirv` looks, but the
+    per-dialect conversions run inside kernels (`convert-math-to-spirv`,
+    ...) look up a `spirv.target_env` attribute and otherwise assume a bare
+    Shader target, so f16 math failed to convert even with Float16. This
+    sets the attribute from the module's first `#spirv.target_env` target.
+  }];
+}
+
 def GpuSetEntryPointAbiPass
     : Pass<"plaidml-gpu-set-entry-point-abi", "mlir::ModuleOp"> {
   let summary = "Set spirv.entry_point_abi on kernels from their launches";
