@@ -97,6 +97,7 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   // the launch ABI of the Vulkan runtime (bare pointers, byte sizes) and
   // the bare-pointer host calling convention of docs/ABI.md.
   pm.addPass(createGpuModuleToBinaryPass());
+  pm.addPass(createGpuLaunchBoolsAsBytesPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

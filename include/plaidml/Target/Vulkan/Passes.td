@@ -102,6 +102,20 @@ def GpuSetEntryPointAbiPass
   let dependentDialects = ["mlir::spirv::SPIRVDialect"];
 }
 
+def GpuLaunchBoolsAsBytesPass
+    : Pass<"plaidml-gpu-launch-bools-as-bytes", "mlir::ModuleOp"> {
+  let summary = "Pass i1 buffers to launched kernels as i8 buffers";
+  let description = [{
+    Runs after `gpu-module-to-binary`, before `gpu-to-llvm`. The SPIR-V
+    kernels store `i1` elements as bytes, like the LLVM lowering of the host
+    code, but `gpu-to-llvm{intersperse-sizes-for-kernels}` cannot size an
+    `i1` element and rejects the launch. Every `memref<...xi1>` operand of a
+    `gpu.launch_func` is passed through an `unrealized_conversion_cast` to
+    `memref<...xi8>` (same descriptor once lowered, folded by
+    `reconcile-unrealized-casts`), so its byte size is its element count.
+  }];
+}
+
 def NestSpirvModulesPass
     : Pass<"plaidml-nest-spirv-modules", "mlir::ModuleOp"> {
   let summary = "Move each spirv.module into the gpu.module it came from";
