@@ -11,6 +11,7 @@
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 #include "plaidml/Pipelines/Pipelines.h"
 #include "plaidml/Target/Cpu/Passes.h"
+#include "plaidml/Target/Vulkan/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -27,5 +28,7 @@ void mlir::plaidml::registerAllPasses() {
   registerPlaidMLConversionPasses();
   registerTargetCpuPasses();
   registerCpuPipelines();
+  registerTargetVulkanPasses();
+  registerVulkanPipelines();
   mlir::registerAllPasses();
 }

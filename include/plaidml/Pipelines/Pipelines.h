@@ -67,6 +67,54 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// Registers -plaidml-cpu-pipeline and -plaidml-cpu-lowering-pipeline.
 void registerCpuPipelines();
 
+/// Options of the Vulkan pipelines (docs/VulkanPipeline.md).
+struct VulkanPipelineOptions
+    : public PassPipelineOptions<VulkanPipelineOptions> {
+  PassOptions::Option<int64_t> maxWorkgroupSize{
+      *this, "max-workgroup-size",
+      llvm::cl::desc("Most invocations per workgroup chosen by "
+                     "plaidml-gpu-configure"),
+      llvm::cl::init(256)};
+  PassOptions::Option<std::string> spirvVersion{
+      *this, "spirv-version",
+      llvm::cl::desc("SPIR-V version of the kernels, v1.0-v1.6 (Vulkan 1.1 "
+                     "accepts up to v1.3)"),
+      llvm::cl::init("v1.3")};
+  PassOptions::ListOption<std::string> caps{
+      *this, "caps",
+      llvm::cl::desc("SPIR-V capabilities the device has (Shader is always "
+                     "added)")};
+  PassOptions::ListOption<std::string> exts{
+      *this, "exts",
+      llvm::cl::desc("SPIR-V extensions the device has "
+                     "(SPV_KHR_storage_buffer_storage_class is always "
+                     "added)")};
+  PassOptions::Option<bool> hostToLLVM{
+      *this, "host-to-llvm",
+      llvm::cl::desc("Serialize the kernels (gpu-module-to-binary) and lower "
+                     "the host code to the LLVM dialect"),
+      llvm::cl::init(false)};
+};
+
+/// Checks option values the option parser cannot. Returns a message naming
+/// the bad option, or an empty string.
+std::string validateVulkanPipelineOptions(const VulkanPipelineOptions &options);
+
+/// From ABI-form functions (docs/ABI.md section 1) to host functions that
+/// `gpu.launch_func` kernels of `gpu.module`s, each holding its SPIR-V
+/// `spirv.module` (and, with host-to-llvm, to a `gpu.binary` and LLVM-dialect
+/// host code). Add it to a pass manager on `builtin.module`.
+void buildVulkanLoweringPipeline(OpPassManager &pm,
+                                 const VulkanPipelineOptions &options);
+
+/// From Tile-dialect functions: the Tile passes, convert-tile-to-affine, then
+/// buildVulkanLoweringPipeline. Add it to a pass manager on `builtin.module`.
+void buildVulkanPipeline(OpPassManager &pm,
+                         const VulkanPipelineOptions &options);
+
+/// Registers -plaidml-vulkan-pipeline and -plaidml-vulkan-lowering-pipeline.
+void registerVulkanPipelines();
+
 } // namespace mlir::plaidml
 
 #endif // PLAIDML_PIPELINES_PIPELINES_H

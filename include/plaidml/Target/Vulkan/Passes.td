@@ -1,0 +1,137 @@
+//===- Passes.td - Vulkan target passes --------------------*- tablegen -*-===//
+//
+// The passes of the Vulkan pipeline that upstream MLIR lacks: choosing and
+// applying the mapping of ABI-form loops onto workgroups, and the SPIR-V glue
+// (entry-point ABI, spirv.module nested in its gpu.module) for which upstream
+// only has test passes. docs/VulkanPipeline.md shows where they run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_TARGET_VULKAN_PASSES_TD
+#define PLAIDML_TARGET_VULKAN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
+  let summary = "Choose the workgroup mapping of every outermost loop nest";
+  let description = [{
+    Runs on ABI-form functions (docs/ABI.md section 1). Every outermost
+    `affine.parallel` with constant bounds, unit steps and no reductions gets
+    `plaidml.gpu.workgroup_size = array<i64: ...>`, one tile size per
+    dimension: one invocation per iteration, the innermost (up to three)
+    dimensions sharing at most `max-workgroup-size` invocations, powers of two,
+    the third one at most 64 (Vulkan's guaranteed z limit). An
+    `affine.parallel` that already has the attribute is left alone, so tests
+    can set it by hand.
+
+    Every maximal run of other top-level operations with effects (an
+    `affine.for` nest whose sink is not a projected permutation, scalar
+    loads and stores) is wrapped in a one-iteration `affine.parallel` with
+    workgroup size 1: it runs in a single-invocation kernel. Allocations,
+    constants and the return stay on the host. A top-level `memref.copy`
+    (an output aliasing an input) first becomes an elementwise
+    `affine.parallel` copy, since kernels cannot call memcpy.
+  }];
+  let options = [
+    Option<"maxWorkgroupSize", "max-workgroup-size", "int64_t", "256",
+           "Most invocations per workgroup">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect"];
+}
+
+def GpuTileWorkgroupsPass
+    : Pass<"plaidml-gpu-tile-workgroups", "mlir::func::FuncOp"> {
+  let summary = "Split configured affine.parallel loops into grid and "
+                "workgroup loops";
+  let description = [{
+    Rewrites every `affine.parallel` carrying `plaidml.gpu.workgroup_size`
+    (from `plaidml-gpu-configure`) as
+
+    ```mlir
+    affine.parallel (%b0, ...) = (0, ...) to (ceildiv(N0, T0), ...) {
+      affine.parallel (%t0, ...) = (0, ...) to (T0, ...) {
+        affine.if (the iteration is in bounds) { body at lb + b * T + t }
+      }
+    }
+    ```
+
+    so that after `lower-affine`, `gpu-map-parallel-loops` maps the outer loop
+    to workgroups and the inner one to invocations, with constant workgroup
+    sizes. The guard is only emitted when a tile does not divide its range.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect"];
+}
+
+def GpuApproximateMathPass : Pass<"plaidml-gpu-approximate-math"> {
+  let summary = "Replace math ops without a SPIR-V instruction by "
+                "polynomials";
+  let description = [{
+    GLSL.std.450 has no `erf`/`erfc`, and `convert-math-to-spirv` leaves
+    them; this rewrites `math.erf` and `math.erfc` as the polynomial
+    approximations of upstream's math transforms (the patterns of
+    `populatePolynomialApproximateErf(c)Pattern`), whose exp, fma and
+    division ops convert to SPIR-V. Runs inside the `gpu.module`s.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
+def GpuExposeTargetEnvPass
+    : Pass<"plaidml-gpu-expose-target-env", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Copy a gpu.module's SPIR-V target into spirv.target_env";
+  let description = [{
+    `spirv-attach-target` records the target environment in the
+    `gpu.module`'s `targets`, where `convert-gpu-to-spirv` looks, but the
+    per-dialect conversions run inside kernels (`convert-math-to-spirv`,
+    ...) look up a `spirv.target_env` attribute and otherwise assume a bare
+    Shader target, so f16 math failed to convert even with Float16. This
+    sets the attribute from the module's first `#spirv.target_env` target.
+  }];
+}
+
+def GpuSetEntryPointAbiPass
+    : Pass<"plaidml-gpu-set-entry-point-abi", "mlir::ModuleOp"> {
+  let summary = "Set spirv.entry_point_abi on kernels from their launches";
+  let description = [{
+    For every `gpu.launch_func` with constant block sizes, sets
+    `spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [x, y, z]>`
+    on the launched `gpu.func`, which `convert-gpu-to-spirv` turns into the
+    entry point's LocalSize. A kernel launched with non-constant or
+    conflicting block sizes is an error.
+  }];
+  let dependentDialects = ["mlir::spirv::SPIRVDialect"];
+}
+
+def GpuLaunchBoolsAsBytesPass
+    : Pass<"plaidml-gpu-launch-bools-as-bytes", "mlir::ModuleOp"> {
+  let summary = "Pass i1 buffers to launched kernels as i8 buffers";
+  let description = [{
+    Runs after `gpu-module-to-binary`, before `gpu-to-llvm`. The SPIR-V
+    kernels store `i1` elements as bytes, like the LLVM lowering of the host
+    code, but `gpu-to-llvm{intersperse-sizes-for-kernels}` cannot size an
+    `i1` element and rejects the launch. Every `memref<...xi1>` operand of a
+    `gpu.launch_func` is passed through an `unrealized_conversion_cast` to
+    `memref<...xi8>` (same descriptor once lowered, folded by
+    `reconcile-unrealized-casts`), so its byte size is its element count.
+  }];
+}
+
+def NestSpirvModulesPass
+    : Pass<"plaidml-nest-spirv-modules", "mlir::ModuleOp"> {
+  let summary = "Move each spirv.module into the gpu.module it came from";
+  let description = [{
+    `convert-gpu-to-spirv` puts `spirv.module @__spv__K` beside
+    `gpu.module @K`; `gpu-module-to-binary` expects it inside. This pass
+    moves it there. The `gpu.func`s stay until `gpu-module-to-binary`
+    replaces the whole `gpu.module`, so `gpu.launch_func` still verifies:
+
+    ```mlir
+    gpu.module @K [#spirv.target_env<...>] {
+      spirv.module @__spv__K Logical GLSL450 { ... }
+      gpu.func @k(...) kernel { ... }
+    }
+    ```
+  }];
+}
+
+#endif // PLAIDML_TARGET_VULKAN_PASSES_TD

@@ -1,0 +1,157 @@
+//===- VulkanPipeline.cpp - Tile to GPU kernels in SPIR-V for Vulkan ------===//
+//
+// buildVulkanPipeline and buildVulkanLoweringPipeline and their textual
+// registrations. The lowering half takes the ABI form of docs/ABI.md section 1
+// to host functions that launch kernels: one gpu.module per outermost loop
+// nest, holding its spirv.module (Shader, storage buffers), and optionally to
+// a gpu.binary and LLVM-dialect host code. docs/VulkanPipeline.md explains it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Pipelines/Pipelines.h"
+
+#include "plaidml/Conversion/Passes.h"
+#include "plaidml/Dialect/Tile/Transforms/Passes.h"
+#include "plaidml/Target/Vulkan/Passes.h"
+
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::plaidml;
+
+std::string mlir::plaidml::validateVulkanPipelineOptions(
+    const VulkanPipelineOptions &options) {
+  if (options.maxWorkgroupSize < 1 || options.maxWorkgroupSize > 1024)
+    return "max-workgroup-size must be in [1, 1024], not " +
+           std::to_string(options.maxWorkgroupSize);
+  StringRef version = options.spirvVersion;
+  if (!version.consume_front("v1.") || version.size() != 1 ||
+      version[0] < '0' || version[0] > '6')
+    return "spirv-version must be v1.0 ... v1.6, not '" + options.spirvVersion +
+           "'";
+  return "";
+}
+
+void mlir::plaidml::buildVulkanLoweringPipeline(
+    OpPassManager &pm, const VulkanPipelineOptions &options) {
+  // Mapping, decided and recorded on the affine loops, then applied there:
+  // grid loop over workgroups, workgroup loop over invocations.
+  GpuConfigurePassOptions configure;
+  configure.maxWorkgroupSize = options.maxWorkgroupSize;
+  pm.addNestedPass<func::FuncOp>(createGpuConfigurePass(configure));
+  pm.addNestedPass<func::FuncOp>(createGpuTileWorkgroupsPass());
+
+  // affine.parallel -> scf.parallel -> gpu.launch. No canonicalization before
+  // the mapping: it would fold away one-iteration grid loops.
+  pm.addPass(createLowerAffinePass());
+  GpuMapParallelLoopsPassOptions mapping;
+  mapping.mappingPolicyStr = "innermost-first";
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass(mapping));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Kernels: constants and index arithmetic sink into the launch bodies, so
+  // kernels take only memrefs (storage buffers, no push constants yet).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+
+  // SPIR-V for Vulkan, nested in each gpu.module.
+  GpuSPIRVAttachTargetOptions target;
+  target.spirvVersion = options.spirvVersion;
+  target.clientApi = "Vulkan";
+  target.spirvCapabilities = {"Shader"};
+  target.spirvCapabilities.append(options.caps.begin(), options.caps.end());
+  target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class"};
+  target.spirvExtensions.append(options.exts.begin(), options.exts.end());
+  pm.addPass(createGpuSPIRVAttachTarget(target));
+  pm.addNestedPass<gpu::GPUModuleOp>(createGpuExposeTargetEnvPass());
+  pm.addPass(createGpuSetEntryPointAbiPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(memref::createFoldMemRefAliasOpsPass());
+  // convert-gpu-to-spirv has no math patterns: expand what has no GLSL
+  // instruction (tanh, powf, erf, ...), then math -> spirv.GL.* inside the
+  // kernels.
+  pm.addNestedPass<gpu::GPUModuleOp>(createGpuApproximateMathPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(math::createMathExpandOpsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
+  // Also maps memref memory spaces to SPIR-V storage classes (the work of
+  // map-memref-spirv-storage-class) with the target's client API.
+  pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
+  pm.addPass(createNestSpirvModulesPass());
+  OpPassManager &spirvPM = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
+  spirvPM.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spirvPM.addPass(spirv::createSPIRVUpdateVCEPass());
+
+  if (!options.hostToLLVM)
+    return;
+  // The SPIR-V blob into the host module, then the host code to LLVM with
+  // the launch ABI of the Vulkan runtime (bare pointers, byte sizes) and
+  // the bare-pointer host calling convention of docs/ABI.md.
+  pm.addPass(createGpuModuleToBinaryPass());
+  pm.addPass(createGpuLaunchBoolsAsBytesPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.hostBarePtrCallConv = true;
+  toLLVM.kernelBarePtrCallConv = true;
+  toLLVM.kernelIntersperseSizeCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::plaidml::buildVulkanPipeline(OpPassManager &pm,
+                                        const VulkanPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(tile::createTileComputeBoundsPass());
+  pm.addPass(createConvertTileToAffinePass());
+  buildVulkanLoweringPipeline(pm, options);
+}
+
+/// Registers `name` to parse VulkanPipelineOptions, validate them and call
+/// `builder`.
+static void registerVulkanPipeline(
+    StringRef name, StringRef description,
+    void (*builder)(OpPassManager &, const VulkanPipelineOptions &)) {
+  registerPassPipeline(
+      name, description,
+      [builder](OpPassManager &pm, StringRef optionsText,
+                function_ref<LogicalResult(const Twine &)> errorHandler) {
+        VulkanPipelineOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        std::string error = validateVulkanPipelineOptions(options);
+        if (!error.empty())
+          return errorHandler(error);
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(VulkanPipelineOptions());
+      });
+}
+
+void mlir::plaidml::registerVulkanPipelines() {
+  registerVulkanPipeline("plaidml-vulkan-pipeline",
+                         "Tile dialect to host code launching SPIR-V kernels "
+                         "for Vulkan (docs/VulkanPipeline.md)",
+                         buildVulkanPipeline);
+  registerVulkanPipeline("plaidml-vulkan-lowering-pipeline",
+                         "ABI-form affine/memref IR (docs/ABI.md section 1) "
+                         "to host code launching SPIR-V kernels for Vulkan",
+                         buildVulkanLoweringPipeline);
+}
