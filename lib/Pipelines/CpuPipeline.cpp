@@ -10,6 +10,8 @@
 
 #include "plaidml/Pipelines/Pipelines.h"
 
+#include "Registration.h"
+
 #include "plaidml/Conversion/Passes.h"
 
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
@@ -81,36 +83,15 @@ void mlir::plaidml::buildCpuPipeline(OpPassManager &pm,
   buildCpuLoweringPipeline(pm, options);
 }
 
-/// Registers `name` to parse CpuPipelineOptions, validate them and call
-/// `builder`.
-static void registerCpuPipeline(StringRef name, StringRef description,
-                                void (*builder)(OpPassManager &,
-                                                const CpuPipelineOptions &)) {
-  registerPassPipeline(
-      name, description,
-      [builder](OpPassManager &pm, StringRef optionsText,
-                function_ref<LogicalResult(const Twine &)> errorHandler) {
-        CpuPipelineOptions options;
-        if (failed(options.parseFromString(optionsText)))
-          return failure();
-        std::string error = validateCpuPipelineOptions(options);
-        if (!error.empty())
-          return errorHandler(error);
-        builder(pm, options);
-        return success();
-      },
-      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
-        optionsHandler(CpuPipelineOptions());
-      });
-}
-
 void mlir::plaidml::registerCpuPipelines() {
-  registerCpuPipeline("plaidml-cpu-pipeline",
-                      "Tile dialect to the LLVM dialect of a CPU artifact "
-                      "(docs/CpuPipeline.md)",
-                      buildCpuPipeline);
-  registerCpuPipeline("plaidml-cpu-lowering-pipeline",
-                      "ABI-form affine/memref IR (docs/ABI.md section 1) to "
-                      "the LLVM dialect of a CPU artifact",
-                      buildCpuLoweringPipeline);
+  registerTypedPipeline<CpuPipelineOptions>(
+      "plaidml-cpu-pipeline",
+      "Tile dialect to the LLVM dialect of a CPU artifact "
+      "(docs/CpuPipeline.md)",
+      buildCpuPipeline, validateCpuPipelineOptions);
+  registerTypedPipeline<CpuPipelineOptions>(
+      "plaidml-cpu-lowering-pipeline",
+      "ABI-form affine/memref IR (docs/ABI.md section 1) to "
+      "the LLVM dialect of a CPU artifact",
+      buildCpuLoweringPipeline, validateCpuPipelineOptions);
 }

@@ -10,6 +10,8 @@
 
 #include "plaidml/Pipelines/Pipelines.h"
 
+#include "Registration.h"
+
 #include "plaidml/Conversion/Passes.h"
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 #include "plaidml/Target/Vulkan/Passes.h"
@@ -122,36 +124,15 @@ void mlir::plaidml::buildVulkanPipeline(OpPassManager &pm,
   buildVulkanLoweringPipeline(pm, options);
 }
 
-/// Registers `name` to parse VulkanPipelineOptions, validate them and call
-/// `builder`.
-static void registerVulkanPipeline(
-    StringRef name, StringRef description,
-    void (*builder)(OpPassManager &, const VulkanPipelineOptions &)) {
-  registerPassPipeline(
-      name, description,
-      [builder](OpPassManager &pm, StringRef optionsText,
-                function_ref<LogicalResult(const Twine &)> errorHandler) {
-        VulkanPipelineOptions options;
-        if (failed(options.parseFromString(optionsText)))
-          return failure();
-        std::string error = validateVulkanPipelineOptions(options);
-        if (!error.empty())
-          return errorHandler(error);
-        builder(pm, options);
-        return success();
-      },
-      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
-        optionsHandler(VulkanPipelineOptions());
-      });
-}
-
 void mlir::plaidml::registerVulkanPipelines() {
-  registerVulkanPipeline("plaidml-vulkan-pipeline",
-                         "Tile dialect to host code launching SPIR-V kernels "
-                         "for Vulkan (docs/VulkanPipeline.md)",
-                         buildVulkanPipeline);
-  registerVulkanPipeline("plaidml-vulkan-lowering-pipeline",
-                         "ABI-form affine/memref IR (docs/ABI.md section 1) "
-                         "to host code launching SPIR-V kernels for Vulkan",
-                         buildVulkanLoweringPipeline);
+  registerTypedPipeline<VulkanPipelineOptions>(
+      "plaidml-vulkan-pipeline",
+      "Tile dialect to host code launching SPIR-V kernels "
+      "for Vulkan (docs/VulkanPipeline.md)",
+      buildVulkanPipeline, validateVulkanPipelineOptions);
+  registerTypedPipeline<VulkanPipelineOptions>(
+      "plaidml-vulkan-lowering-pipeline",
+      "ABI-form affine/memref IR (docs/ABI.md section 1) "
+      "to host code launching SPIR-V kernels for Vulkan",
+      buildVulkanLoweringPipeline, validateVulkanPipelineOptions);
 }
