@@ -39,6 +39,24 @@ public:
   virtual std::vector<rt::HostArray> getResults() const = 0;
 };
 
+/// A Runner that holds its input and output specs itself.
+class SpecifiedRunner : public Runner {
+public:
+  SpecifiedRunner(std::vector<rt::TensorSpec> inputs,
+                  std::vector<rt::TensorSpec> outputs)
+      : inputSpecs(std::move(inputs)), outputSpecs(std::move(outputs)) {}
+
+  const std::vector<rt::TensorSpec> &getInputs() const override {
+    return inputSpecs;
+  }
+  const std::vector<rt::TensorSpec> &getOutputs() const override {
+    return outputSpecs;
+  }
+
+private:
+  std::vector<rt::TensorSpec> inputSpecs, outputSpecs;
+};
+
 /// Opens entry `entry` ("" = the only one) of the artifact at `path` for
 /// device `device`.
 rt::StatusOr<std::unique_ptr<Runner>> openArtifact(const std::string &path,

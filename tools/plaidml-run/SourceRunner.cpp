@@ -216,20 +216,14 @@ parseProgram(const std::string &path, const std::string &entryName,
 }
 
 /// Runs a parsed program in the reference interpreter.
-class ReferenceRunner : public Runner {
+class ReferenceRunner : public SpecifiedRunner {
 public:
   ReferenceRunner(std::unique_ptr<ParsedProgram> program,
                   std::vector<rt::TensorSpec> inputs,
                   std::vector<rt::TensorSpec> outputs)
-      : program(std::move(program)), inputSpecs(std::move(inputs)),
-        outputSpecs(std::move(outputs)) {}
+      : SpecifiedRunner(std::move(inputs), std::move(outputs)),
+        program(std::move(program)) {}
 
-  const std::vector<rt::TensorSpec> &getInputs() const override {
-    return inputSpecs;
-  }
-  const std::vector<rt::TensorSpec> &getOutputs() const override {
-    return outputSpecs;
-  }
   rt::Status prepare(const std::vector<rt::HostArray> &inputs) override {
     buffers.clear();
     for (auto [array, type] :
@@ -253,7 +247,7 @@ public:
   }
   std::vector<rt::HostArray> getResults() const override {
     std::vector<rt::HostArray> arrays;
-    for (auto [buffer, spec] : llvm::zip_equal(results, outputSpecs)) {
+    for (auto [buffer, spec] : llvm::zip_equal(results, getOutputs())) {
       rt::HostArray array;
       array.dtype = spec.dtype;
       array.shape = spec.shape;
@@ -265,26 +259,19 @@ public:
 
 private:
   std::unique_ptr<ParsedProgram> program;
-  std::vector<rt::TensorSpec> inputSpecs, outputSpecs;
   std::vector<reference::Buffer> buffers, results;
 };
 
 /// An artifact compiled from a .tile program, with the Tile names in place
 /// of the manifest's arg0, result0, ...
-class RenamedRunner : public Runner {
+class RenamedRunner : public SpecifiedRunner {
 public:
   RenamedRunner(std::unique_ptr<Runner> inner,
                 std::vector<rt::TensorSpec> inputs,
                 std::vector<rt::TensorSpec> outputs)
-      : inner(std::move(inner)), inputSpecs(std::move(inputs)),
-        outputSpecs(std::move(outputs)) {}
+      : SpecifiedRunner(std::move(inputs), std::move(outputs)),
+        inner(std::move(inner)) {}
 
-  const std::vector<rt::TensorSpec> &getInputs() const override {
-    return inputSpecs;
-  }
-  const std::vector<rt::TensorSpec> &getOutputs() const override {
-    return outputSpecs;
-  }
   rt::Status prepare(const std::vector<rt::HostArray> &inputs) override {
     return inner->prepare(inputs);
   }
@@ -295,7 +282,6 @@ public:
 
 private:
   std::unique_ptr<Runner> inner;
-  std::vector<rt::TensorSpec> inputSpecs, outputSpecs;
 };
 } // namespace
 
