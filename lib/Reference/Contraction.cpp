@@ -131,8 +131,14 @@ relaxedBox(ContractionOp op) {
         simplex.computeOptimum(Simplex::Direction::Down, coeffs);
     MaybeOptimum<Fraction> hi =
         simplex.computeOptimum(Simplex::Direction::Up, coeffs);
-    if (!lo.isBounded() || !hi.isBounded())
-      return op.emitError("index '") << op.getIdxName(d) << "' is unbounded";
+    if (!lo.isBounded() || !hi.isBounded()) {
+      const char *side = !lo.isBounded() && !hi.isBounded()
+                             ? "below and above"
+                             : (!lo.isBounded() ? "below" : "above");
+      return op.emitError("index '")
+             << op.getIdxName(d) << "' is unbounded " << side
+             << "; bound it with a tensor access or a constraint";
+    }
     box.emplace_back(int64_t(presburger::ceil(*lo)),
                      int64_t(presburger::floor(*hi)));
   }

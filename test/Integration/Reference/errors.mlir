@@ -47,7 +47,7 @@ func.func @assign_twice() -> tensor<2xf32> {
   return %o : tensor<2xf32>
 }
 
-// UNBOUNDED: error: index 'k' is unbounded
+// UNBOUNDED: error: index 'k' is unbounded below and above; bound it with a tensor access or a constraint
 func.func @unbounded() -> tensor<2xf32> {
   %x = tile.constant dense<[1.0, 2.0]> : tensor<2xf32>
   %zero = tile.constant dense<0.0> : tensor<f32>
