@@ -12,9 +12,6 @@
 
 #include "Registration.h"
 
-#include "plaidml/Conversion/Passes.h"
-
-#include "plaidml/Dialect/Tile/Transforms/Passes.h"
 #include "plaidml/Target/Cpu/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -78,8 +75,7 @@ void mlir::plaidml::buildCpuLoweringPipeline(
 
 void mlir::plaidml::buildCpuPipeline(OpPassManager &pm,
                                      const CpuPipelineOptions &options) {
-  pm.addNestedPass<func::FuncOp>(tile::createTileComputeBoundsPass());
-  pm.addPass(createConvertTileToAffinePass());
+  buildTileToAffinePipeline(pm);
   buildCpuLoweringPipeline(pm, options);
 }
 

@@ -12,8 +12,6 @@
 
 #include "Registration.h"
 
-#include "plaidml/Conversion/Passes.h"
-#include "plaidml/Dialect/Tile/Transforms/Passes.h"
 #include "plaidml/Target/Vulkan/Passes.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
@@ -119,8 +117,7 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
 
 void mlir::plaidml::buildVulkanPipeline(OpPassManager &pm,
                                         const VulkanPipelineOptions &options) {
-  pm.addNestedPass<func::FuncOp>(tile::createTileComputeBoundsPass());
-  pm.addPass(createConvertTileToAffinePass());
+  buildTileToAffinePipeline(pm);
   buildVulkanLoweringPipeline(pm, options);
 }
 

@@ -18,6 +18,12 @@
 
 namespace mlir::plaidml {
 
+/// The spine every target shares (DESIGN.md section 2): tile-compute-bounds
+/// on every function, then convert-tile-to-affine, from Tile-dialect
+/// functions to the ABI form of docs/ABI.md section 1. Add it to a pass
+/// manager on `builtin.module`.
+void buildTileToAffinePipeline(OpPassManager &pm);
+
 /// Options of the CPU pipelines. "native" and empty strings stand for the
 /// host; plaidml-emit-cpu-entry-points and the compiler resolve them (see
 /// CpuTarget.h).
@@ -59,8 +65,8 @@ std::string validateCpuPipelineOptions(const CpuPipelineOptions &options);
 void buildCpuLoweringPipeline(OpPassManager &pm,
                               const CpuPipelineOptions &options);
 
-/// From Tile-dialect functions to the LLVM dialect: the Tile passes,
-/// convert-tile-to-affine, then buildCpuLoweringPipeline. Add it to a pass
+/// From Tile-dialect functions to the LLVM dialect: buildTileToAffinePipeline,
+/// then buildCpuLoweringPipeline. Add it to a pass
 /// manager on `builtin.module`.
 void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
@@ -107,7 +113,7 @@ std::string validateVulkanPipelineOptions(const VulkanPipelineOptions &options);
 void buildVulkanLoweringPipeline(OpPassManager &pm,
                                  const VulkanPipelineOptions &options);
 
-/// From Tile-dialect functions: the Tile passes, convert-tile-to-affine, then
+/// From Tile-dialect functions: buildTileToAffinePipeline, then
 /// buildVulkanLoweringPipeline. Add it to a pass manager on `builtin.module`.
 void buildVulkanPipeline(OpPassManager &pm,
                          const VulkanPipelineOptions &options);

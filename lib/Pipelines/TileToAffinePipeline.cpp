@@ -1,0 +1,20 @@
+//===- TileToAffinePipeline.cpp - The spine shared by every target --------===//
+//
+// DESIGN.md section 2: every target starts from the same Tile -> affine
+// spine, and targets differ only after it. The target pipelines call this
+// builder first instead of listing the passes again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Pipelines/Pipelines.h"
+
+#include "plaidml/Conversion/Passes.h"
+#include "plaidml/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+
+void mlir::plaidml::buildTileToAffinePipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(tile::createTileComputeBoundsPass());
+  pm.addPass(createConvertTileToAffinePass());
+}
