@@ -40,6 +40,13 @@ foreach(lib IN LISTS PLAIDML_EXPORTED_LIBRARIES)
   target_compile_features(${lib} INTERFACE cxx_std_17)
 endforeach()
 
+# The runtime is plain CMake (no MLIR): the compiler links it to query
+# devices, so it belongs to the same export set.
+install(TARGETS PlaidMLRuntime
+        EXPORT MLIRTargets
+        ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+        COMPONENT plaidml-runtime)
+
 install(EXPORT MLIRTargets
         NAMESPACE PlaidML::
         FILE PlaidMLTargets.cmake

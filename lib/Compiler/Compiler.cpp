@@ -1,6 +1,8 @@
-//===- Compiler.cpp - Compile a module to a CPU shared library ------------===//
+//===- Compiler.cpp - Compile a module to a shared library ----------------===//
 //
-// compileToArtifact: the CPU pipeline (lib/Pipelines), translation to LLVM
+// compileToArtifact: the CPU or Vulkan pipeline (lib/Pipelines; for Vulkan,
+// the host code plus its kernels as SPIR-V constants, bound to the launch
+// ABI by GpuTarget.cpp), translation to LLVM
 // IR, the LLVM optimization pipeline of the requested level, object emission
 // for the resolved target, and a link into a shared library with ld.lld
 // (against libm, libc and, when installed, compiler-rt's builtins for the
@@ -11,14 +13,18 @@
 
 #include "plaidml/Compiler/Compiler.h"
 
+#include "GpuTarget.h"
+
 #include "plaidml/Dialect/Tile/IR/TileDialect.h"
 #include "plaidml/Pipelines/Pipelines.h"
 #include "plaidml/Target/Cpu/CpuTarget.h"
+#include "plaidml/Target/Cpu/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
@@ -60,16 +66,24 @@ void CompileOptions::toPipelineOptions(CpuPipelineOptions &options) const {
   options.threads = threads;
 }
 
+/// N of "vulkan:N", or nothing for another device.
+static std::optional<unsigned> getVulkanIndex(StringRef device) {
+  auto [kind, index] = device.split(':');
+  unsigned number;
+  if (kind != "vulkan" || index.empty() || index.getAsInteger(10, number))
+    return std::nullopt;
+  return number;
+}
+
 std::string
 mlir::plaidml::validateCompileOptions(const CompileOptions &options) {
   StringRef device = options.device;
-  if (device != "cpu") {
+  if (device != "cpu" && !getVulkanIndex(device)) {
     auto [kind, index] = device.split(':');
     unsigned number;
-    if ((kind == "vulkan" || kind == "opencl") && !index.empty() &&
-        !index.getAsInteger(10, number))
+    if (kind == "opencl" && !index.empty() && !index.getAsInteger(10, number))
       return "device '" + options.device +
-             "' has no compiler pipeline yet; only 'cpu' does";
+             "' has no compiler pipeline yet; 'cpu' and 'vulkan:N' do";
     return "unknown device '" + options.device +
            "' (expected cpu, vulkan:N or opencl:N)";
   }
@@ -87,11 +101,19 @@ mlir::plaidml::getResolvedOptionsString(const CompileOptions &options) {
       resolveCpuTarget(options.triple, options.cpu, options.features);
   if (!target)
     return target.takeError();
-  return llvm::formatv("cpu={0} features={1} opt-level={2} threads={3} "
-                       "triple={4}",
-                       target->cpu, target->features, options.optLevel,
-                       options.threads, target->triple)
-      .str();
+  std::string resolved =
+      llvm::formatv("cpu={0} features={1} opt-level={2} threads={3} "
+                    "triple={4}",
+                    target->cpu, target->features, options.optLevel,
+                    options.threads, target->triple)
+          .str();
+  // Kernels depend on what the device offers.
+  if (std::optional<unsigned> index = getVulkanIndex(options.device)) {
+    VulkanTarget gpu = resolveVulkanTarget(*index);
+    resolved += " spirv-caps=" + llvm::join(gpu.caps, ",") +
+                " spirv-exts=" + llvm::join(gpu.exts, ",");
+  }
+  return resolved;
 }
 
 /// True when `module` still holds Tile IR (Tile ops or functions on
@@ -155,9 +177,45 @@ static std::optional<std::string> findBuiltins(const llvm::Triple &triple) {
   return std::nullopt;
 }
 
+/// The Vulkan pipeline for the ABI or Tile form of `module`, then the
+/// entry points and manifest of the host code, which record what the
+/// kernels need of the device.
+static LogicalResult runVulkanPipeline(ModuleOp module, unsigned index,
+                                       const CpuTarget &target) {
+  VulkanTarget gpu = resolveVulkanTarget(index);
+  VulkanPipelineOptions pipelineOptions;
+  pipelineOptions.hostToLLVM = true;
+  pipelineOptions.caps = ArrayRef<std::string>(gpu.caps);
+  pipelineOptions.exts = ArrayRef<std::string>(gpu.exts);
+  PassManager pm(module->getName());
+  if (isTileForm(module))
+    buildVulkanPipeline(pm, pipelineOptions);
+  else
+    buildVulkanLoweringPipeline(pm, pipelineOptions);
+  if (failed(pm.run(module)))
+    return failure();
+
+  llvm::Expected<std::vector<std::string>> requirements =
+      collectSpirvRequirements(module);
+  if (!requirements)
+    return emitError(module.getLoc())
+           << llvm::toString(requirements.takeError());
+  EmitCpuEntryPointsPassOptions entryOptions;
+  entryOptions.cpu = target.cpu;
+  entryOptions.triple = target.triple;
+  entryOptions.features = target.features;
+  entryOptions.device = "vulkan";
+  entryOptions.requirements.assign(requirements->begin(), requirements->end());
+  PassManager entries(module->getName());
+  entries.addPass(createEmitCpuEntryPointsPass(entryOptions));
+  return entries.run(module);
+}
+
 /// Runs the MLIR pipeline for the ABI or Tile form of `module`.
 static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
                                  const CpuTarget &target) {
+  if (std::optional<unsigned> index = getVulkanIndex(options.device))
+    return runVulkanPipeline(module, *index, target);
   CpuPipelineOptions pipelineOptions;
   options.toPipelineOptions(pipelineOptions);
   // The resolved target, so the manifest describes exactly the code.
@@ -274,11 +332,15 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
   MLIRContext *context = module.getContext();
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
+  registerGPUDialectTranslation(*context);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "plaidml");
   if (!llvmModule)
     return emitError(loc) << "translation to LLVM IR failed";
+  if (getVulkanIndex(options.device))
+    if (llvm::Error error = bindGpuLaunchAbi(*llvmModule))
+      return emitError(loc) << llvm::toString(std::move(error));
 
   llvm::Triple triple(target->triple);
   std::string lookupError;

@@ -98,6 +98,10 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   // the bare-pointer host calling convention of docs/ABI.md.
   pm.addPass(createGpuModuleToBinaryPass());
   pm.addPass(createGpuLaunchBoolsAsBytesPass());
+  // Buffers of the host code are device buffers (handles the runtime
+  // resolves); everything then goes on one stream, synchronized once.
+  pm.addPass(createGpuHostBuffersPass());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -153,13 +153,30 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
     }
 
     if (keyword == "compiler" || keyword == "device" || keyword == "triple" ||
-        keyword == "cpu" || keyword == "features") {
+        keyword == "cpu" || keyword == "features" || keyword == "requires") {
       if (entry)
         return fail(quote(keyword) + " must come before the first 'entry'");
       auto [it, inserted] = headerLines.emplace(std::string(keyword), lineNo);
       if (!inserted)
         return fail("duplicate " + quote(keyword) + " line (first on line " +
                     std::to_string(it->second) + ")");
+      if (keyword == "requires") {
+        if (fields.size() != 2)
+          return fail("'requires' takes one comma-separated list");
+        std::string_view list = fields[1];
+        size_t start = 0;
+        while (true) {
+          size_t comma = list.find(',', start);
+          std::string_view r = list.substr(start, comma - start);
+          if (!isSymbolName(r))
+            return fail("bad device requirement " + quote(r));
+          manifest.requirements.emplace_back(r);
+          if (comma == std::string_view::npos)
+            break;
+          start = comma + 1;
+        }
+        continue;
+      }
       if (keyword == "features") {
         if (fields.size() > 2)
           return fail("'features' takes one comma-separated list");

@@ -10,6 +10,8 @@
 
 #include "plaidml/Runtime/Program.h"
 
+#include "GpuProgram.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +32,8 @@ public:
   LoadedLibrary(const LoadedLibrary &) = delete;
   LoadedLibrary &operator=(const LoadedLibrary &) = delete;
   ~LoadedLibrary() {
+    // The kernel modules are unloaded by code in the library.
+    gpu.reset();
     if (handle)
       dlclose(handle);
   }
@@ -38,6 +42,24 @@ public:
   void *handle;
   Manifest manifest;
   std::vector<EntryFunction> functions; // parallel to manifest.entries
+  /// The device side of a GPU artifact; null for the CPU.
+  std::unique_ptr<GpuProgram> gpu;
+};
+
+/// Device buffers of an Invocation on a GPU, freed with it.
+class DeviceBuffers {
+public:
+  explicit DeviceBuffers(GpuProgram &program) : program(program) {}
+  DeviceBuffers(const DeviceBuffers &) = delete;
+  DeviceBuffers &operator=(const DeviceBuffers &) = delete;
+  ~DeviceBuffers() {
+    for (void *handle : handles)
+      program.release(handle);
+  }
+
+  GpuProgram &program;
+  std::vector<void *> handles;
+  std::vector<size_t> sizes;
 };
 } // namespace plaidml::rt
 
@@ -154,7 +176,7 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
     return fail(std::string("compiled for device kind '") +
                 getDeviceKindName(m.device) + "', not for device '" +
                 options.device.str() + "'");
-  if (options.device.kind != DeviceKind::CPU)
+  if (options.device.kind == DeviceKind::OpenCL)
     return fail("device '" + options.device.str() +
                 "' is not supported by this runtime yet");
 
@@ -174,6 +196,14 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
       return fail("entry '" + entry.name + "': symbol '" + entry.symbol +
                   "' not found");
     library->functions.push_back(reinterpret_cast<EntryFunction>(fn));
+  }
+
+  if (options.device.kind == DeviceKind::Vulkan) {
+    StatusOr<std::unique_ptr<GpuProgram>> gpu =
+        GpuProgram::attach(handle, m, options.device.index);
+    if (!gpu.ok())
+      return fail(gpu.message());
+    library->gpu = std::move(*gpu);
   }
 
   std::unique_ptr<Program> program(new Program());
@@ -233,6 +263,36 @@ Program::prepare(std::string_view entryName,
   inv.library = library;
   inv.entry = &entry;
   inv.function = library->functions[&entry - &getManifest().entries.front()];
+  if (library->gpu) {
+    // Device buffers; the inputs are copied in now, so execute() runs the
+    // kernels alone.
+    GpuProgram &gpu = *library->gpu;
+    inv.device = std::make_shared<DeviceBuffers>(gpu);
+    auto add = [&](const TensorSpec &spec, const std::string &role,
+                   const HostArray *data) -> Status {
+      StatusOr<void *> handle =
+          gpu.allocate(spec.getByteSize(), role + " '" + spec.name + "'");
+      if (!handle.ok())
+        return handle.status();
+      inv.device->handles.push_back(*handle);
+      inv.device->sizes.push_back(spec.getByteSize());
+      if (data && !data->bytes.empty())
+        return gpu.upload(*handle, data->bytes.data(), data->bytes.size());
+      return Status::success();
+    };
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (Status s = add(entry.inputs[i], "input", &inputs[i]); !s.ok())
+        return s;
+    for (const TensorSpec &output : entry.outputs)
+      if (Status s = add(output, "output", nullptr); !s.ok())
+        return s;
+    inv.pointers = inv.device->handles;
+    if (inv.pointers.empty())
+      inv.pointers.push_back(nullptr);
+    if (Status s = gpu.synchronize(); !s.ok())
+      return s;
+    return inv;
+  }
   for (size_t i = 0; i < inputs.size(); ++i) {
     StatusOr<AlignedBuffer> buffer = AlignedBuffer::allocate(
         inputs[i].bytes.size(), "input '" + entry.inputs[i].name + "'");
@@ -280,30 +340,50 @@ Status Invocation::setInput(size_t index, const HostArray &array) {
                            std::to_string(entry->inputs.size()) + ")");
   if (Status s = checkInput(entry->inputs[index], array); !s.ok())
     return s;
-  if (!array.bytes.empty())
-    std::memcpy(buffers[index].data(), array.bytes.data(), array.bytes.size());
+  if (array.bytes.empty())
+    return Status::success();
+  if (device)
+    return device->program.upload(device->handles[index], array.bytes.data(),
+                                  array.bytes.size());
+  std::memcpy(buffers[index].data(), array.bytes.data(), array.bytes.size());
   return Status::success();
 }
 
 Status Invocation::execute() {
+  if (device)
+    return device->program.call(function, pointers.data());
   function(pointers.data());
   return Status::success();
 }
 
-HostArray Invocation::getOutput(size_t index) const {
+StatusOr<HostArray> Invocation::getOutput(size_t index) const {
   const TensorSpec &spec = entry->outputs[index];
-  const AlignedBuffer &buffer = buffers[entry->inputs.size() + index];
+  size_t slot = entry->inputs.size() + index;
   HostArray array;
   array.dtype = spec.dtype;
   array.shape = spec.shape;
+  if (device) {
+    array.bytes.resize(device->sizes[slot]);
+    if (Status s = device->program.download(device->handles[slot],
+                                            array.bytes.data(),
+                                            array.bytes.size());
+        !s.ok())
+      return s.withContext("output '" + spec.name + "'");
+    return array;
+  }
+  const AlignedBuffer &buffer = buffers[slot];
   const auto *data = static_cast<const uint8_t *>(buffer.data());
   array.bytes.assign(data, data + buffer.size());
   return array;
 }
 
-std::vector<HostArray> Invocation::getOutputs() const {
+StatusOr<std::vector<HostArray>> Invocation::getOutputs() const {
   std::vector<HostArray> outputs;
-  for (size_t i = 0; i < entry->outputs.size(); ++i)
-    outputs.push_back(getOutput(i));
+  for (size_t i = 0; i < entry->outputs.size(); ++i) {
+    StatusOr<HostArray> output = getOutput(i);
+    if (!output.ok())
+      return output.status();
+    outputs.push_back(std::move(*output));
+  }
   return outputs;
 }

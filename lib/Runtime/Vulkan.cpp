@@ -85,6 +85,40 @@ std::string VulkanDeviceInfo::describe() const {
   return s + ")";
 }
 
+std::vector<std::string> VulkanDeviceInfo::spirvCapabilities() const {
+  std::vector<std::string> caps = {"Shader"};
+  auto add = [&](bool has, const char *cap) {
+    if (has)
+      caps.emplace_back(cap);
+  };
+  add(shaderFloat16, "Float16");
+  add(shaderFloat64, "Float64");
+  add(shaderInt8, "Int8");
+  add(shaderInt16, "Int16");
+  add(shaderInt64, "Int64");
+  add(storageBuffer8Bit, "StorageBuffer8BitAccess");
+  add(storageBuffer16Bit, "StorageBuffer16BitAccess");
+  return caps;
+}
+
+std::vector<std::string> VulkanDeviceInfo::spirvExtensions() const {
+  std::vector<std::string> exts = {"SPV_KHR_storage_buffer_storage_class"};
+  if (storageBuffer8Bit)
+    exts.emplace_back("SPV_KHR_8bit_storage");
+  if (storageBuffer16Bit)
+    exts.emplace_back("SPV_KHR_16bit_storage");
+  return exts;
+}
+
+bool VulkanDeviceInfo::supportsSpirv(const std::string &requirement) const {
+  for (const std::vector<std::string> &list :
+       {spirvCapabilities(), spirvExtensions()})
+    for (const std::string &name : list)
+      if (name == requirement)
+        return true;
+  return false;
+}
+
 Status plaidml::rt::detail::probeVulkanLoader(const char *path) {
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
@@ -139,6 +173,10 @@ Status VulkanDevice::upload(VulkanBuffer &, const void *, size_t, size_t) {
   return enumerateVulkanDevices().status();
 }
 Status VulkanDevice::download(const VulkanBuffer &, void *, size_t, size_t) {
+  return enumerateVulkanDevices().status();
+}
+Status VulkanDevice::copy(VulkanBuffer &, const VulkanBuffer &, size_t, size_t,
+                          size_t) {
   return enumerateVulkanDevices().status();
 }
 StatusOr<std::unique_ptr<VulkanKernel>>
@@ -1163,6 +1201,27 @@ VulkanKernel::~VulkanKernel() {
   d.vk.vkDestroyPipelineLayout(d.device, impl->pipelineLayout, nullptr);
   d.vk.vkDestroyDescriptorSetLayout(d.device, impl->setLayout, nullptr);
   d.vk.vkDestroyShaderModule(d.device, impl->module, nullptr);
+}
+
+Status VulkanDevice::copy(VulkanBuffer &dst, const VulkanBuffer &src,
+                          size_t bytes, size_t dstOffset, size_t srcOffset) {
+  if (Status s = checkRange(dst, bytes, dstOffset, "copy"); !s.ok())
+    return s;
+  if (Status s = checkRange(src, bytes, srcOffset, "copy"); !s.ok())
+    return s;
+  if (bytes == 0)
+    return Status::success();
+  std::lock_guard<std::mutex> lock(impl->mu);
+  if (dst.impl->device.get() != impl.get() ||
+      src.impl->device.get() != impl.get())
+    return Status::failure("copy between buffers of another Vulkan device");
+  if (Status s = impl->beginRecording(); !s.ok())
+    return s;
+  impl->hazard({dst.impl->buffer, src.impl->buffer});
+  VkBufferCopy region{srcOffset, dstOffset, bytes};
+  impl->vk.vkCmdCopyBuffer(impl->cmd, src.impl->buffer, dst.impl->buffer, 1,
+                           &region);
+  return Status::success();
 }
 
 Status VulkanDevice::dispatch(const VulkanKernel &kernel,

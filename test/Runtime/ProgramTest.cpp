@@ -99,7 +99,7 @@ TEST(Program, PrepareThenExecute) {
   program.reset();
   for (int i = 0; i < 3; ++i)
     ASSERT_TRUE(inv->execute().ok());
-  EXPECT_EQ(toF32(inv->getOutput(0)), std::vector<float>(6, 2));
+  EXPECT_EQ(toF32(*inv->getOutput(0)), std::vector<float>(6, 2));
   ASSERT_EQ(inv->getBuffers().size(), 3u);
   for (const AlignedBuffer &buffer : inv->getBuffers())
     EXPECT_EQ(reinterpret_cast<uintptr_t>(buffer.data()) % kBufferAlignment,
@@ -107,7 +107,7 @@ TEST(Program, PrepareThenExecute) {
 
   ASSERT_TRUE(inv->setInput(1, makeF32({2, 3}, {0, 1, 2, 3, 4, 5})).ok());
   ASSERT_TRUE(inv->execute().ok());
-  EXPECT_EQ(toF32(inv->getOutputs()[0]),
+  EXPECT_EQ(toF32((*inv->getOutputs())[0]),
             (std::vector<float>{1, 2, 3, 4, 5, 6}));
 
   Status s = inv->setInput(0, makeF32({3, 2}, {0, 0, 0, 0, 0, 0}));

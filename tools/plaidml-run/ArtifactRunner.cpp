@@ -36,7 +36,7 @@ public:
     return rt::Status::success();
   }
   rt::Status execute() override { return invocation->execute(); }
-  std::vector<rt::HostArray> getResults() const override {
+  rt::StatusOr<std::vector<rt::HostArray>> getResults() const override {
     return invocation->getOutputs();
   }
 

@@ -36,7 +36,7 @@ public:
   /// Runs the entry once on the prepared inputs.
   virtual rt::Status execute() = 0;
   /// The outputs of the last execute().
-  virtual std::vector<rt::HostArray> getResults() const = 0;
+  virtual rt::StatusOr<std::vector<rt::HostArray>> getResults() const = 0;
 };
 
 /// A Runner that holds its input and output specs itself.

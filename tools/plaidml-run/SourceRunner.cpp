@@ -245,7 +245,7 @@ public:
     results = std::move(*out);
     return rt::Status::success();
   }
-  std::vector<rt::HostArray> getResults() const override {
+  rt::StatusOr<std::vector<rt::HostArray>> getResults() const override {
     std::vector<rt::HostArray> arrays;
     for (auto [buffer, spec] : llvm::zip_equal(results, getOutputs())) {
       rt::HostArray array;
@@ -276,7 +276,7 @@ public:
     return inner->prepare(inputs);
   }
   rt::Status execute() override { return inner->execute(); }
-  std::vector<rt::HostArray> getResults() const override {
+  rt::StatusOr<std::vector<rt::HostArray>> getResults() const override {
     return inner->getResults();
   }
 

@@ -392,7 +392,10 @@ int main(int argc, char **argv) {
       return fail("output directory '" + opts.outputDir +
                   "' is not a directory");
   }
-  std::vector<rt::HostArray> results = (*runner)->getResults();
+  rt::StatusOr<std::vector<rt::HostArray>> fetched = (*runner)->getResults();
+  if (!fetched.ok())
+    return fail(fetched.message());
+  std::vector<rt::HostArray> &results = *fetched;
   for (size_t i = 0; i < results.size(); ++i) {
     const std::string &name = (*runner)->getOutputs()[i].name;
     if (opts.print) {

@@ -2,7 +2,8 @@
 //
 // The compiler driver behind plaidml-compile and plaidml-run: runs the target
 // pipeline on a module, generates machine code with LLVM and links the
-// artifact of docs/ABI.md section 4 (for the CPU, a shared library). Errors
+// artifact of docs/ABI.md section 4 (a shared library: CPU code, or host
+// code with the SPIR-V kernels it launches). Errors
 // are reported as MLIR diagnostics on the module's context, each naming what
 // failed. Cache.h adds the on-disk compile cache on top.
 //
@@ -24,8 +25,10 @@ struct CpuPipelineOptions;
 /// What to compile for. The CPU fields mirror CpuPipelineOptions (a plain,
 /// copyable struct, unlike PassPipelineOptions).
 struct CompileOptions {
-  /// `cpu`; `vulkan:N` and `opencl:N` are recognized but have no compiler
-  /// yet.
+  /// `cpu` or `vulkan:N` (kernels for that device's SPIR-V capabilities,
+  /// or for all of them when this machine has no such device; host code
+  /// for the CPU fields below). `opencl:N` is recognized but has no
+  /// compiler yet.
   std::string device = "cpu";
   /// LLVM CPU name or "native".
   std::string cpu = "native";

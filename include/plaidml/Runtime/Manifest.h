@@ -58,6 +58,9 @@ struct Manifest {
   std::string cpu;
   /// LLVM target features, e.g. {"+avx2", "-avx512f"}.
   std::vector<std::string> features;
+  /// What a GPU artifact's kernels need of the device: SPIR-V capabilities
+  /// and extensions ("Shader", "Float64", "SPV_KHR_8bit_storage").
+  std::vector<std::string> requirements;
   std::vector<EntrySpec> entries;
 
   /// The entry named `name`, or null.

@@ -6,7 +6,9 @@
 // artifact of another format version, device kind or with CPU features this
 // machine lacks. run() checks inputs against the manifest, allocates 64-byte
 // aligned outputs and calls the entry; prepare() + Invocation::execute() do
-// the same in two steps so that a caller can time the execution alone.
+// the same in two steps so that a caller can time the execution alone. On a
+// Vulkan device, prepare() copies the inputs to device buffers, execute()
+// runs the kernels and getOutputs() copies the results back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +58,7 @@ private:
 };
 
 class LoadedLibrary;
+class DeviceBuffers;
 
 /// A call of one entry point with its buffers bound: inputs copied in,
 /// outputs allocated. execute() may run any number of times; it only calls
@@ -68,11 +71,13 @@ public:
   Status setInput(size_t index, const HostArray &array);
   /// Runs the entry once on the bound buffers.
   Status execute();
-  /// Copies output `index` into a host array.
-  HostArray getOutput(size_t index) const;
+  /// Copies output `index` into a host array (from the device, for a GPU
+  /// program).
+  StatusOr<HostArray> getOutput(size_t index) const;
   /// Copies all outputs, in manifest order.
-  std::vector<HostArray> getOutputs() const;
-  /// The raw buffers: inputs, then outputs (what the entry receives).
+  StatusOr<std::vector<HostArray>> getOutputs() const;
+  /// The raw host buffers: inputs, then outputs (what the entry receives);
+  /// empty for a GPU program, whose buffers live on the device.
   const std::vector<AlignedBuffer> &getBuffers() const { return buffers; }
 
 private:
@@ -83,6 +88,9 @@ private:
   const EntrySpec *entry = nullptr;
   EntryFunction function = nullptr;
   std::vector<AlignedBuffer> buffers;
+  /// A GPU program's device buffers (inputs, then outputs); null on the CPU.
+  std::shared_ptr<DeviceBuffers> device;
+  /// What the entry receives: host pointers, or device buffer handles.
   std::vector<void *> pointers;
 };
 

@@ -64,6 +64,16 @@ struct VulkanDeviceInfo {
 
   /// One line: "llvmpipe (...) (cpu, driver ..., Vulkan 1.3.230, ...)".
   std::string describe() const;
+  /// The SPIR-V capabilities kernels may declare on this device: Shader,
+  /// and Float16, Float64, Int8, Int16, Int64, StorageBuffer8BitAccess,
+  /// StorageBuffer16BitAccess where the device has the feature.
+  std::vector<std::string> spirvCapabilities() const;
+  /// The SPIR-V extensions kernels may use: SPV_KHR_storage_buffer_storage_class
+  /// and the 8/16-bit storage extensions where the device has the feature.
+  std::vector<std::string> spirvExtensions() const;
+  /// Whether kernels needing `requirement` (a capability or extension name
+  /// of the two lists above) can run on this device.
+  bool supportsSpirv(const std::string &requirement) const;
 };
 
 /// The physical devices of this machine. Fails with "Vulkan unavailable: ..."
@@ -158,6 +168,12 @@ public:
   /// `buffer` from `offset` into `data`.
   Status download(const VulkanBuffer &buffer, void *data, size_t bytes,
                   size_t offset = 0);
+
+  /// Copies `bytes` bytes from `src` at `srcOffset` to `dst` at `dstOffset`
+  /// on the device, ordered like a dispatch. The ranges must not overlap
+  /// when `src` and `dst` are the same buffer.
+  Status copy(VulkanBuffer &dst, const VulkanBuffer &src, size_t bytes,
+              size_t dstOffset = 0, size_t srcOffset = 0);
 
   /// A compute kernel from SPIR-V `words` (checked for a SPIR-V header and a
   /// GLCompute entry point named `entry` first, so that a bad module is a

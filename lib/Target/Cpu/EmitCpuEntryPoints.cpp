@@ -183,6 +183,19 @@ LogicalResult EmitCpuEntryPointsPass::wrap(LLVM::LLVMFuncOp func,
 
 void EmitCpuEntryPointsPass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (device != "cpu" && device != "vulkan" && device != "opencl") {
+    module.emitError() << "unknown device kind '" << device
+                       << "' (expected cpu, vulkan or opencl)";
+    return signalPassFailure();
+  }
+  for (const std::string &requirement : requirements)
+    if (requirement.empty() || llvm::any_of(requirement, [](char c) {
+          return !llvm::isAlnum(c) && c != '_';
+        })) {
+      module.emitError() << "device requirement '" << requirement
+                         << "' is not a capability or extension name";
+      return signalPassFailure();
+    }
   llvm::Expected<CpuTarget> target = resolveCpuTarget(triple, cpu, features);
   if (!target) {
     module.emitError() << llvm::toString(target.takeError());
@@ -221,13 +234,15 @@ void EmitCpuEntryPointsPass::runOnOperation() {
   llvm::raw_string_ostream os(text);
   os << "plaidml-artifact 1\n"
      << "compiler " << PLAIDML_VERSION_STRING << "\n"
-     << "device cpu\n"
+     << "device " << device << "\n"
      << "triple " << target->triple << "\n"
      << "cpu " << target->cpu << "\n"
      << "features";
   if (!target->manifestFeatures.empty())
     os << " " << target->manifestFeatures;
   os << "\n";
+  if (!requirements.empty())
+    os << "requires " << llvm::join(requirements, ",") << "\n";
   for (const EntryPoint &entry : entries) {
     os << "entry " << entry.name << " " << entry.wrapper << "\n";
     for (auto [i, input] : llvm::enumerate(entry.inputs))

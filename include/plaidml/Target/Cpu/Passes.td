@@ -55,7 +55,10 @@ def EmitCpuEntryPointsPass
 
     `cpu=native` means the host CPU and, when `features` is empty, its
     features; a named CPU with empty `features` records the features the CPU
-    implies. An entry function that is not in bare-pointer form, or whose
+    implies. For a GPU artifact (`device=vulkan`), the host code is CPU code
+    like any other and `requires` lists what the kernels need of the device
+    (`requires Shader,Float64,SPV_KHR_8bit_storage`), which the runtime
+    checks before it loads the artifact. An entry function that is not in bare-pointer form, or whose
     `plaidml.inputs`/`plaidml.outputs` do not match its arguments, is an
     error naming the function.
   }];
@@ -68,6 +71,13 @@ def EmitCpuEntryPointsPass
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "Subtarget features, '+a,-b' (empty: the host's for 'native', "
            "the CPU's own otherwise)">,
+    Option<"device", "device", "std::string", /*default=*/"\"cpu\"",
+           "Device kind recorded in the manifest: 'cpu', or 'vulkan' for "
+           "host code that launches GPU kernels">,
+    ListOption<"requirements", "requires", "std::string",
+               "What the device must offer (SPIR-V capabilities and "
+               "extensions of the kernels), recorded as the manifest's "
+               "'requires' line">,
   ];
 }
 

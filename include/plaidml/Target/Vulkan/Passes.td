@@ -116,6 +116,28 @@ def GpuLaunchBoolsAsBytesPass
   }];
 }
 
+def GpuHostBuffersPass
+    : Pass<"plaidml-gpu-host-buffers", "mlir::ModuleOp"> {
+  let summary = "Give the host code device buffers: gpu.alloc, gpu.memcpy";
+  let description = [{
+    Runs after kernel outlining, on the host functions (every `func.func` of
+    the top module that launches kernels). Their buffers live on the device,
+    and the host code only passes them around (docs/VulkanRuntime.md, "The
+    launch ABI"):
+
+    - `memref.alloc` becomes `gpu.alloc` and `memref.dealloc` `gpu.dealloc`
+      (the runtime allocates a device buffer and returns its handle);
+    - a `memref.get_global` (a constant) passed to a kernel is copied into a
+      `gpu.alloc`ed buffer with `gpu.memcpy` first, freed before returning.
+
+    Host code that reads or writes a buffer itself (a load, a store, a
+    `memref.copy`) would dereference a device handle: it is an error naming
+    the op. `plaidml-gpu-configure` already moved such work into kernels.
+    `gpu-async-region` afterwards chains all of it on one stream.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def NestSpirvModulesPass
     : Pass<"plaidml-nest-spirv-modules", "mlir::ModuleOp"> {
   let summary = "Move each spirv.module into the gpu.module it came from";

@@ -1,0 +1,174 @@
+//===- GpuTarget.cpp - Vulkan targets and the GPU launch ABI --------------===//
+//
+// resolveVulkanTarget asks the runtime's device layer what a Vulkan device
+// offers; collectSpirvRequirements reads OpCapability and OpExtension back
+// from the serialized kernels; bindGpuLaunchAbi rewrites the host module's
+// mgpu* declarations into stubs over the runtime's table (GpuAbi.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuTarget.h"
+
+#include "plaidml/Runtime/GpuAbi.h"
+#include "plaidml/Runtime/Vulkan.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVEnums.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::plaidml;
+namespace rt = ::plaidml::rt;
+
+VulkanTarget mlir::plaidml::resolveVulkanTarget(unsigned index) {
+  VulkanTarget target;
+  rt::StatusOr<std::vector<rt::VulkanDeviceInfo>> devices =
+      rt::enumerateVulkanDevices();
+  if (devices.ok() && index < devices->size()) {
+    const rt::VulkanDeviceInfo &info = (*devices)[index];
+    target.description = "vulkan:" + std::to_string(index) + " (" +
+                         info.name + ")";
+    target.caps = info.spirvCapabilities();
+    target.exts = info.spirvExtensions();
+    return target;
+  }
+  // Not on this machine: a device with every feature the runtime checks.
+  rt::VulkanDeviceInfo everything;
+  everything.shaderFloat16 = everything.shaderFloat64 = true;
+  everything.shaderInt8 = everything.shaderInt16 = everything.shaderInt64 =
+      true;
+  everything.storageBuffer8Bit = everything.storageBuffer16Bit = true;
+  target.description = "vulkan:" + std::to_string(index) +
+                       " (not on this machine; its features are checked "
+                       "when the artifact is loaded)";
+  target.caps = everything.spirvCapabilities();
+  target.exts = everything.spirvExtensions();
+  return target;
+}
+
+/// OpCapability and OpExtension of one SPIR-V binary.
+static llvm::Error scanSpirv(StringRef bytes, std::set<std::string> &out) {
+  auto bad = [](const Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "kernel binary is not SPIR-V: " + why);
+  };
+  if (bytes.size() % 4 != 0 || bytes.size() < 20)
+    return bad("size " + Twine(bytes.size()));
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  if (words[0] != 0x07230203)
+    return bad("wrong magic number");
+  constexpr uint32_t kOpExtension = 10, kOpCapability = 17;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size())
+      return bad("truncated instruction at word " + Twine(i));
+    if (opcode == kOpCapability && count == 2) {
+      StringRef name = spirv::stringifyCapability(
+          static_cast<spirv::Capability>(words[i + 1]));
+      if (name.empty())
+        return bad("unknown capability " + Twine(words[i + 1]));
+      out.insert(name.str());
+    } else if (opcode == kOpExtension && count >= 2) {
+      const char *text = reinterpret_cast<const char *>(&words[i + 1]);
+      out.insert(std::string(text, strnlen(text, (count - 1) * 4)));
+    }
+    i += count;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<std::string>>
+mlir::plaidml::collectSpirvRequirements(ModuleOp module) {
+  std::set<std::string> requirements;
+  llvm::Error error = llvm::Error::success();
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjectsAttr()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object)
+        continue;
+      if (llvm::Error e = scanSpirv(object.getObject().getValue(),
+                                    requirements)) {
+        error = std::move(e);
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (error)
+    return std::move(error);
+  return std::vector<std::string>(requirements.begin(), requirements.end());
+}
+
+/// Calls each function of llvm.global_ctors (or _dtors) `name` in priority
+/// order from a new exported function `symbol`, and erases the array.
+static void moveInitializers(llvm::Module &module, StringRef name,
+                             StringRef symbol) {
+  llvm::LLVMContext &context = module.getContext();
+  std::vector<std::pair<uint64_t, llvm::Function *>> functions;
+  if (llvm::GlobalVariable *array = module.getGlobalVariable(name)) {
+    if (auto *init =
+            dyn_cast_or_null<llvm::ConstantArray>(array->getInitializer()))
+      for (llvm::Value *element : init->operands()) {
+        auto *entry = cast<llvm::ConstantStruct>(element);
+        auto *priority = cast<llvm::ConstantInt>(entry->getOperand(0));
+        if (auto *fn = dyn_cast<llvm::Function>(entry->getOperand(1)))
+          functions.emplace_back(priority->getZExtValue(), fn);
+      }
+    array->eraseFromParent();
+  }
+  std::stable_sort(functions.begin(), functions.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  auto *fn = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
+      llvm::GlobalValue::ExternalLinkage, symbol, module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", fn));
+  for (auto &[priority, callee] : functions)
+    builder.CreateCall(callee);
+  builder.CreateRetVoid();
+}
+
+llvm::Error mlir::plaidml::bindGpuLaunchAbi(llvm::Module &module) {
+  namespace abi = ::plaidml::gpuabi;
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptrType = llvm::PointerType::getUnqual(context);
+  auto *table = new llvm::GlobalVariable(
+      module, ptrType, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantPointerNull::get(ptrType), abi::kTableSymbol);
+
+  for (llvm::Function &fn : llvm::make_early_inc_range(module)) {
+    if (!fn.isDeclaration() || !fn.getName().starts_with("mgpu"))
+      continue;
+    const auto *slot = llvm::find(abi::kFunctionNames, fn.getName());
+    if (slot == std::end(abi::kFunctionNames))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "the host code calls '" + fn.getName() +
+              "', which the PlaidML GPU runtime does not provide");
+    // fn(args) { return abi[slot](args); }
+    fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &fn));
+    llvm::Value *functions = builder.CreateLoad(ptrType, table);
+    llvm::Value *address = builder.CreateConstInBoundsGEP1_64(
+        ptrType, functions, slot - std::begin(abi::kFunctionNames));
+    llvm::Value *callee = builder.CreateLoad(ptrType, address);
+    SmallVector<llvm::Value *> args(llvm::make_pointer_range(fn.args()));
+    llvm::CallInst *call =
+        builder.CreateCall(fn.getFunctionType(), callee, args);
+    if (fn.getReturnType()->isVoidTy())
+      builder.CreateRetVoid();
+    else
+      builder.CreateRet(call);
+  }
+  moveInitializers(module, "llvm.global_ctors", abi::kLoadSymbol);
+  moveInitializers(module, "llvm.global_dtors", abi::kUnloadSymbol);
+  return llvm::Error::success();
+}

@@ -1,0 +1,469 @@
+//===- GpuProgram.cpp - The mgpu* launch ABI on Vulkan devices ------------===//
+//
+// GpuProgram (GpuProgram.h) and the mgpu* functions whose addresses fill a
+// GPU artifact's `_plaidml_gpu_abi` table. The functions find their program
+// through a thread-local Call, set by GpuProgram::call and attach; they
+// return void (the ABI of gpu-to-llvm), so a failure is stored in the Call
+// and every later call of the same entry-point run is skipped. Streams and
+// events are trivial: a device has one in-order queue and the device layer
+// puts a barrier between dispatches that share a buffer, so recording in
+// host program order is already a correct schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuProgram.h"
+
+#include "plaidml/Runtime/GpuAbi.h"
+#include "plaidml/Runtime/Vulkan.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace plaidml::rt;
+
+namespace plaidml::rt {
+struct GpuProgram::Function {
+  GpuModule *module = nullptr;
+  std::string name;
+  std::unique_ptr<VulkanKernel> kernel;
+};
+
+struct GpuModule {
+  std::vector<uint32_t> words;
+  std::map<std::string, std::unique_ptr<GpuProgram::Function>> functions;
+};
+
+struct GpuProgram::Call {
+  GpuProgram *program = nullptr;
+  Status error = Status::success();
+  /// mgpuMemFree'd handles, released once the batch has run.
+  std::vector<void *> frees;
+
+  bool failed() const { return !error.ok(); }
+  void fail(const std::string &what) {
+    if (error.ok())
+      error = Status::failure(program->label + ": " + what);
+  }
+};
+} // namespace plaidml::rt
+
+namespace {
+thread_local GpuProgram::Call *current = nullptr;
+
+/// A token for streams and events: never dereferenced, never null.
+char token;
+
+/// The Call of the running entry point; null (after a message) when the
+/// host code of an artifact runs outside one, which only a broken caller
+/// can cause.
+GpuProgram::Call *getCall(const char *function) {
+  if (!current)
+    std::fprintf(stderr,
+                 "plaidml runtime: %s called outside a GPU program call\n",
+                 function);
+  return current;
+}
+
+std::string hex(const void *pointer) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%p", pointer);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// The mgpu* functions
+//===----------------------------------------------------------------------===//
+
+void *mgpuModuleLoad(void *data, int64_t size) {
+  GpuProgram::Call *call = getCall("mgpuModuleLoad");
+  if (!call || call->failed())
+    return nullptr;
+  if (size <= 0 || size % 4 != 0) {
+    call->fail("kernel module of " + std::to_string(size) +
+               " bytes is not SPIR-V (not a positive multiple of 4 bytes)");
+    return nullptr;
+  }
+  auto module = std::make_unique<GpuModule>();
+  module->words.resize(static_cast<size_t>(size) / 4);
+  std::memcpy(module->words.data(), data, static_cast<size_t>(size));
+  GpuModule *result = module.get();
+  call->program->modules.push_back(std::move(module));
+  return result;
+}
+
+void mgpuModuleUnload(void *module) {
+  GpuProgram::Call *call = getCall("mgpuModuleUnload");
+  if (!call)
+    return;
+  auto &modules = call->program->modules;
+  for (auto it = modules.begin(); it != modules.end(); ++it)
+    if (it->get() == module) {
+      modules.erase(it);
+      return;
+    }
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  GpuProgram::Call *call = getCall("mgpuModuleGetFunction");
+  if (!call || call->failed())
+    return nullptr;
+  if (!module) {
+    call->fail(std::string("kernel '") + name + "' of a module that failed "
+                                                "to load");
+    return nullptr;
+  }
+  auto *m = static_cast<GpuModule *>(module);
+  std::unique_ptr<GpuProgram::Function> &function = m->functions[name];
+  if (!function) {
+    function = std::make_unique<GpuProgram::Function>();
+    function->module = m;
+    function->name = name;
+  }
+  return function.get();
+}
+
+void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY, int64_t gridZ,
+                  int64_t blockX, int64_t blockY, int64_t blockZ,
+                  int32_t sharedBytes, void *, void **params, void **,
+                  int64_t paramsCount) {
+  GpuProgram::Call *call = getCall("mgpuLaunchKernel");
+  if (!call || call->failed())
+    return;
+  if (!function) {
+    call->fail("launch of a kernel that was not found");
+    return;
+  }
+  GpuProgram &program = *call->program;
+  auto &fn = *static_cast<GpuProgram::Function *>(function);
+  std::string what = "kernel '" + fn.name + "'";
+  // Parameters come in (pointer, byte size) pairs: kernels take only
+  // buffers (intersperse-sizes-for-kernels).
+  if (paramsCount < 0 || paramsCount % 2 != 0) {
+    call->fail(what + ": " + std::to_string(paramsCount) +
+               " launch parameters, expected (buffer, size) pairs");
+    return;
+  }
+  if (sharedBytes != 0) {
+    call->fail(what + ": dynamic shared memory is not supported");
+    return;
+  }
+  const VulkanDeviceInfo &info = program.device->info();
+  int64_t grid[3] = {gridX, gridY, gridZ};
+  for (int i = 0; i < 3; ++i)
+    if (grid[i] < 0 || grid[i] > info.maxWorkgroupCount[i]) {
+      call->fail(what + ": " + std::to_string(grid[i]) + " workgroups in " +
+                 "xyz"[i] + ", but the device allows at most " +
+                 std::to_string(info.maxWorkgroupCount[i]));
+      return;
+    }
+  int64_t invocations = blockX * blockY * blockZ;
+  if (invocations > info.maxWorkgroupInvocations) {
+    call->fail(what + ": workgroups of " + std::to_string(invocations) +
+               " invocations, but the device allows at most " +
+               std::to_string(info.maxWorkgroupInvocations));
+    return;
+  }
+
+  unsigned numBuffers = static_cast<unsigned>(paramsCount / 2);
+  std::vector<VulkanBuffer *> buffers;
+  for (unsigned i = 0; i < numBuffers; ++i) {
+    void *pointer = *static_cast<void **>(params[2 * i]);
+    int64_t bytes = *static_cast<int64_t *>(params[2 * i + 1]);
+    size_t offset = 0;
+    GpuProgram::Buffer *buffer = program.lookup(pointer, offset);
+    if (!buffer) {
+      call->fail(what + ": argument " + std::to_string(i) + " (" +
+                 hex(pointer) + ") is not a device buffer");
+      return;
+    }
+    if (offset != 0) {
+      call->fail(what + ": argument " + std::to_string(i) + " starts " +
+                 std::to_string(offset) +
+                 " bytes into its buffer; kernels take whole buffers");
+      return;
+    }
+    if (bytes < 0 || static_cast<size_t>(bytes) > buffer->bytes) {
+      call->fail(what + ": argument " + std::to_string(i) + " of " +
+                 std::to_string(bytes) + " bytes, but its buffer has " +
+                 std::to_string(buffer->bytes));
+      return;
+    }
+    buffers.push_back(buffer->buffer.get());
+  }
+
+  if (!fn.kernel) {
+    StatusOr<std::unique_ptr<VulkanKernel>> kernel =
+        program.device->createKernel(fn.module->words, fn.name, numBuffers);
+    if (!kernel.ok()) {
+      call->fail(what + ": " + kernel.message());
+      return;
+    }
+    fn.kernel = std::move(*kernel);
+  } else if (fn.kernel->numBindings() != numBuffers) {
+    call->fail(what + ": launched with " + std::to_string(numBuffers) +
+               " buffers, earlier with " +
+               std::to_string(fn.kernel->numBindings()));
+    return;
+  }
+  if (Status s = program.device->dispatch(
+          *fn.kernel, buffers, static_cast<uint32_t>(gridX),
+          static_cast<uint32_t>(gridY), static_cast<uint32_t>(gridZ));
+      !s.ok())
+    call->fail(what + ": " + s.message());
+}
+
+void *mgpuStreamCreate() { return &token; }
+void mgpuStreamDestroy(void *) {}
+void mgpuStreamSynchronize(void *) {}
+void mgpuStreamWaitEvent(void *, void *) {}
+void *mgpuEventCreate() { return &token; }
+void mgpuEventDestroy(void *) {}
+void mgpuEventSynchronize(void *) {}
+void mgpuEventRecord(void *, void *) {}
+
+void *mgpuMemAlloc(uint64_t bytes, void *, bool) {
+  GpuProgram::Call *call = getCall("mgpuMemAlloc");
+  if (!call || call->failed())
+    return nullptr;
+  StatusOr<void *> handle =
+      call->program->allocate(bytes, "a temporary buffer of the program");
+  if (!handle.ok()) {
+    call->fail(handle.message());
+    return nullptr;
+  }
+  return *handle;
+}
+
+void mgpuMemFree(void *pointer, void *) {
+  GpuProgram::Call *call = getCall("mgpuMemFree");
+  if (call && pointer)
+    call->frees.push_back(pointer);
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *) {
+  GpuProgram::Call *call = getCall("mgpuMemcpy");
+  if (!call || call->failed() || bytes == 0)
+    return;
+  GpuProgram &program = *call->program;
+  size_t dstOffset = 0, srcOffset = 0;
+  GpuProgram::Buffer *dstBuffer = program.lookup(dst, dstOffset);
+  GpuProgram::Buffer *srcBuffer = program.lookup(src, srcOffset);
+  Status status = Status::success();
+  if (dstBuffer && srcBuffer)
+    status = program.device->copy(*dstBuffer->buffer, *srcBuffer->buffer,
+                                  bytes, dstOffset, srcOffset);
+  else if (dstBuffer)
+    status = program.device->upload(*dstBuffer->buffer, src, bytes, dstOffset);
+  else if (srcBuffer)
+    status =
+        program.device->download(*srcBuffer->buffer, dst, bytes, srcOffset);
+  else
+    std::memcpy(dst, src, bytes);
+  if (!status.ok())
+    call->fail("copy of " + std::to_string(bytes) + " bytes: " +
+               status.message());
+}
+
+template <typename T>
+void fill(const char *function, void *dst, T value, size_t count) {
+  GpuProgram::Call *call = getCall(function);
+  if (!call || call->failed() || count == 0)
+    return;
+  size_t offset = 0;
+  GpuProgram::Buffer *buffer = call->program->lookup(dst, offset);
+  if (!buffer) {
+    call->fail(std::string(function) + " of " + hex(dst) +
+               ", which is not a device buffer");
+    return;
+  }
+  std::vector<T> values(count, value);
+  if (Status s = call->program->device->upload(
+          *buffer->buffer, values.data(), count * sizeof(T), offset);
+      !s.ok())
+    call->fail(std::string(function) + ": " + s.message());
+}
+
+void mgpuMemset32(void *dst, uint32_t value, size_t count, void *) {
+  fill<uint32_t>("mgpuMemset32", dst, value, count);
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
+  fill<unsigned short>("mgpuMemset16", dst, value, count);
+}
+
+/// The table, in GpuAbi.h's slot order; the casts check each function's
+/// signature against the ABI's.
+void *const abiTable[] = {
+#define PLAIDML_GPU_ABI_ENTRY(name, ret, params)                               \
+  reinterpret_cast<void *>(static_cast<ret(*) params>(&name)),
+    PLAIDML_GPU_ABI_FUNCTIONS(PLAIDML_GPU_ABI_ENTRY)
+#undef PLAIDML_GPU_ABI_ENTRY
+};
+static_assert(sizeof(abiTable) / sizeof(abiTable[0]) == plaidml::gpuabi::kNumSlots,
+              "every slot of the GPU ABI has an implementation");
+
+/// Sets `current` for the lifetime of the object.
+class CallScope {
+public:
+  explicit CallScope(GpuProgram::Call &call) : previous(current) {
+    current = &call;
+  }
+  ~CallScope() { current = previous; }
+
+private:
+  GpuProgram::Call *previous;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// GpuProgram
+//===----------------------------------------------------------------------===//
+
+StatusOr<std::unique_ptr<GpuProgram>>
+GpuProgram::attach(void *dlHandle, const Manifest &manifest, unsigned index) {
+  StatusOr<std::shared_ptr<VulkanDevice>> device = VulkanDevice::get(index);
+  if (!device.ok())
+    return device.status();
+  std::unique_ptr<GpuProgram> program(new GpuProgram());
+  program->device = *device;
+  const VulkanDeviceInfo &info = program->device->info();
+  program->label = "vulkan:" + std::to_string(index) + " (" + info.name + ")";
+
+  std::string missing;
+  for (const std::string &requirement : manifest.requirements)
+    if (!info.supportsSpirv(requirement))
+      missing += (missing.empty() ? "" : ", ") + requirement;
+  if (!missing.empty())
+    return Status::failure("its kernels need " + missing + ", which " +
+                           program->label + " does not support");
+
+  auto *table = static_cast<void *const **>(
+      dlsym(dlHandle, gpuabi::kTableSymbol));
+  auto load = reinterpret_cast<void (*)()>(
+      dlsym(dlHandle, gpuabi::kLoadSymbol));
+  auto unload = reinterpret_cast<void (*)()>(
+      dlsym(dlHandle, gpuabi::kUnloadSymbol));
+  if (!table || !load || !unload)
+    return Status::failure(std::string("a GPU artifact must export '") +
+                           gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
+                           "' and '" + gpuabi::kUnloadSymbol + "'");
+  *table = abiTable;
+
+  Call call;
+  call.program = program.get();
+  {
+    CallScope scope(call);
+    load();
+  }
+  program->unload = unload;
+  if (call.failed())
+    return call.error;
+  return program;
+}
+
+GpuProgram::~GpuProgram() {
+  if (unload) {
+    Call call;
+    call.program = this;
+    CallScope scope(call);
+    unload();
+  }
+  modules.clear();
+  // Buffers still held (an Invocation outliving its Program keeps the
+  // library and this object alive, so none should be left): free them.
+  for (auto &[start, buffer] : buffers)
+    munmap(reinterpret_cast<void *>(start), buffer.reserved);
+}
+
+StatusOr<void *> GpuProgram::allocate(size_t bytes, const std::string &what) {
+  // Vulkan has no empty buffers; an empty tensor still gets a handle.
+  StatusOr<std::unique_ptr<VulkanBuffer>> buffer =
+      device->createBuffer(bytes == 0 ? 4 : bytes);
+  if (!buffer.ok())
+    return buffer.status().withContext(what);
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  size_t reserved = (std::max<size_t>(bytes, 1) + page - 1) / page * page;
+  void *handle = mmap(nullptr, reserved, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (handle == MAP_FAILED)
+    return Status::failure("cannot reserve " + std::to_string(reserved) +
+                           " bytes of address space for the handle of " +
+                           what + ": " + std::strerror(errno));
+  std::lock_guard<std::mutex> lock(mu);
+  Buffer &entry = buffers[reinterpret_cast<uintptr_t>(handle)];
+  entry.buffer = std::move(*buffer);
+  entry.bytes = bytes;
+  entry.reserved = reserved;
+  return handle;
+}
+
+void GpuProgram::release(void *handle) {
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = buffers.find(reinterpret_cast<uintptr_t>(handle));
+  if (it == buffers.end())
+    return;
+  munmap(handle, it->second.reserved);
+  buffers.erase(it);
+}
+
+GpuProgram::Buffer *GpuProgram::lookup(const void *pointer, size_t &offset) {
+  std::lock_guard<std::mutex> lock(mu);
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  auto it = buffers.upper_bound(address);
+  if (it == buffers.begin())
+    return nullptr;
+  --it;
+  if (address >= it->first + it->second.reserved)
+    return nullptr;
+  offset = address - it->first;
+  return &it->second;
+}
+
+Status GpuProgram::upload(void *handle, const void *data, size_t bytes) {
+  size_t offset = 0;
+  Buffer *buffer = lookup(handle, offset);
+  if (!buffer)
+    return Status::failure(label + ": upload to " + hex(handle) +
+                           ", which is not a device buffer");
+  return device->upload(*buffer->buffer, data, bytes, offset);
+}
+
+Status GpuProgram::download(void *handle, void *data, size_t bytes) {
+  size_t offset = 0;
+  Buffer *buffer = lookup(handle, offset);
+  if (!buffer)
+    return Status::failure(label + ": download from " + hex(handle) +
+                           ", which is not a device buffer");
+  return device->download(*buffer->buffer, data, bytes, offset);
+}
+
+Status GpuProgram::synchronize() {
+  if (Status s = device->synchronize(); !s.ok())
+    return Status::failure(label + ": " + s.message());
+  return Status::success();
+}
+
+Status GpuProgram::call(void (*entry)(void **), void **handles) {
+  Call call;
+  call.program = this;
+  {
+    CallScope scope(call);
+    entry(handles);
+  }
+  // Submit what was recorded even after a failure, so that nothing stays
+  // half-recorded for the next call.
+  Status synced = device->synchronize();
+  for (void *handle : call.frees)
+    release(handle);
+  if (call.failed())
+    return call.error;
+  if (!synced.ok())
+    return Status::failure(label + ": " + synced.message());
+  return Status::success();
+}

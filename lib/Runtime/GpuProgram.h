@@ -1,0 +1,90 @@
+//===- GpuProgram.h - A GPU artifact attached to a device -------*- C++ -*-===//
+//
+// The runtime half of the launch ABI (include/plaidml/Runtime/GpuAbi.h,
+// docs/ABI.md section 5) for Vulkan devices. A GpuProgram is a loaded GPU
+// artifact bound to one VulkanDevice: it fills the artifact's
+// `_plaidml_gpu_abi` table, loads the kernel modules (`_plaidml_gpu_load`),
+// owns device buffers and hands the host code *handles* for them: addresses
+// of PROT_NONE reservations, unique in the process and never dereferenced,
+// which the mgpu* functions resolve back to buffers. Host code only passes
+// handles to kernels (plaidml-gpu-host-buffers guarantees it), so a whole
+// entry-point call is recorded as one batch of dispatches and submitted once.
+// Private to lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_LIB_RUNTIME_GPUPROGRAM_H
+#define PLAIDML_LIB_RUNTIME_GPUPROGRAM_H
+
+#include "plaidml/Runtime/Manifest.h"
+#include "plaidml/Runtime/Status.h"
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace plaidml::rt {
+
+class VulkanDevice;
+class VulkanBuffer;
+struct GpuModule;
+
+class GpuProgram {
+public:
+  /// Binds the artifact opened as `dlHandle` (whose manifest is `manifest`)
+  /// to device `vulkan:index`: checks the manifest's requirements against
+  /// the device, fills the ABI table and loads the kernel modules.
+  static StatusOr<std::unique_ptr<GpuProgram>>
+  attach(void *dlHandle, const Manifest &manifest, unsigned index);
+  /// Unloads the kernel modules (before the library is closed).
+  ~GpuProgram();
+  GpuProgram(const GpuProgram &) = delete;
+  GpuProgram &operator=(const GpuProgram &) = delete;
+
+  /// A device buffer of `bytes` bytes and its handle; `what` names it in
+  /// errors.
+  StatusOr<void *> allocate(size_t bytes, const std::string &what);
+  /// Frees the buffer behind `handle` (waits for work that uses it).
+  void release(void *handle);
+  Status upload(void *handle, const void *data, size_t bytes);
+  Status download(void *handle, void *data, size_t bytes);
+
+  /// Calls `entry(handles)` with the mgpu* functions served by this
+  /// program, submits what it recorded and waits for it. The first failure
+  /// of any mgpu* call (the rest are skipped) is the result.
+  Status call(void (*entry)(void **), void **handles);
+  /// Waits for the recorded copies (and dispatches) to finish.
+  Status synchronize();
+
+  /// "vulkan:0 (llvmpipe ...)".
+  const std::string &getDeviceLabel() const { return label; }
+
+  // The implementation of the mgpu* functions (GpuProgram.cpp).
+  struct Call;
+  struct Function;
+  struct Buffer {
+    std::unique_ptr<VulkanBuffer> buffer;
+    size_t bytes = 0;
+    size_t reserved = 0;
+  };
+  /// The buffer whose handle range holds `pointer`, and the offset.
+  Buffer *lookup(const void *pointer, size_t &offset);
+
+  std::shared_ptr<VulkanDevice> device;
+  std::string label;
+  std::vector<std::unique_ptr<GpuModule>> modules;
+  void (*unload)() = nullptr;
+
+private:
+  GpuProgram() = default;
+  std::mutex mu;
+  /// Handle range start -> buffer.
+  std::map<uintptr_t, Buffer> buffers;
+};
+
+} // namespace plaidml::rt
+
+#endif // PLAIDML_LIB_RUNTIME_GPUPROGRAM_H
