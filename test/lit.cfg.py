@@ -61,3 +61,23 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # Tests that pin x86 CPU names and feature lists.
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("host-x86_64")
+
+# Tests on a Vulkan device (`REQUIRES: vulkan`, `%if vulkan %{ ... %}`) run
+# on vulkan:0 when plaidml-run lists one (lavapipe in CI). With
+# PLAIDML_REQUIRE_VULKAN=1 (set by .ci/run) a missing device is an error,
+# not a silent skip.
+def _has_vulkan_device():
+    import subprocess
+    run = os.path.join(config.plaidml_tools_dir, "plaidml-run")
+    try:
+        out = subprocess.run([run, "--list-devices"], capture_output=True,
+                             text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return any(line.startswith("vulkan:0 ") for line in out.splitlines())
+
+if _has_vulkan_device():
+    config.available_features.add("vulkan")
+elif os.environ.get("PLAIDML_REQUIRE_VULKAN") == "1":
+    lit_config.fatal("PLAIDML_REQUIRE_VULKAN=1 but plaidml-run --list-devices "
+                     "shows no vulkan:0 (install mesa-vulkan-drivers)")

@@ -333,6 +333,13 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
   registerGPUDialectTranslation(*context);
+  {
+    // #gpu.select_object embeds the kernels; without its interface the
+    // translation of gpu.binary would crash.
+    DialectRegistry registry;
+    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+    context->appendDialectRegistry(registry);
+  }
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "plaidml");

@@ -16,6 +16,7 @@
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -77,6 +78,12 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   pm.addNestedPass<gpu::GPUModuleOp>(createGpuExposeTargetEnvPass());
   pm.addPass(createGpuSetEntryPointAbiPass());
   pm.addNestedPass<gpu::GPUModuleOp>(memref::createFoldMemRefAliasOpsPass());
+  // 64-bit index checks (gather, scatter) narrowed to 32 bits where the
+  // values' ranges allow: cheaper on GPUs, and lavapipe (Mesa 22.3) got a
+  // 64-bit comparison of a scatter's bounds check wrong.
+  arith::ArithIntRangeNarrowingOptions narrowing;
+  narrowing.bitwidthsSupported = {32};
+  pm.addNestedPass<gpu::GPUModuleOp>(arith::createArithIntRangeNarrowing(narrowing));
   // convert-gpu-to-spirv has no math patterns: expand what has no GLSL
   // instruction (tanh, powf, erf, ...), then math -> spirv.GL.* inside the
   // kernels.
@@ -97,10 +104,10 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   // the launch ABI of the Vulkan runtime (bare pointers, byte sizes) and
   // the bare-pointer host calling convention of docs/ABI.md.
   pm.addPass(createGpuModuleToBinaryPass());
-  pm.addPass(createGpuLaunchBoolsAsBytesPass());
   // Buffers of the host code are device buffers (handles the runtime
   // resolves); everything then goes on one stream, synchronized once.
   pm.addPass(createGpuHostBuffersPass());
+  pm.addPass(createGpuLaunchBoolsAsBytesPass());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

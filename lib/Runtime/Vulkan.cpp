@@ -86,7 +86,8 @@ std::string VulkanDeviceInfo::describe() const {
 }
 
 std::vector<std::string> VulkanDeviceInfo::spirvCapabilities() const {
-  std::vector<std::string> caps = {"Shader"};
+  // Shader implies Matrix, which serialized modules declare too.
+  std::vector<std::string> caps = {"Shader", "Matrix"};
   auto add = [&](bool has, const char *cap) {
     if (has)
       caps.emplace_back(cap);

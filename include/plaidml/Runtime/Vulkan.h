@@ -64,8 +64,8 @@ struct VulkanDeviceInfo {
 
   /// One line: "llvmpipe (...) (cpu, driver ..., Vulkan 1.3.230, ...)".
   std::string describe() const;
-  /// The SPIR-V capabilities kernels may declare on this device: Shader,
-  /// and Float16, Float64, Int8, Int16, Int64, StorageBuffer8BitAccess,
+  /// The SPIR-V capabilities kernels may declare on this device: Shader
+  /// (and Matrix, which it implies), and Float16, Float64, Int8, Int16, Int64, StorageBuffer8BitAccess,
   /// StorageBuffer16BitAccess where the device has the feature.
   std::vector<std::string> spirvCapabilities() const;
   /// The SPIR-V extensions kernels may use: SPV_KHR_storage_buffer_storage_class
