@@ -29,6 +29,22 @@
 using namespace mlir;
 using namespace mlir::plaidml;
 
+/// Identifies the compiler build: the size and modification time of the
+/// executable this code is linked into, so a rebuilt compiler (a changed
+/// pipeline under the same version string) never reuses older artifacts.
+static const std::string &getCompilerBuildId() {
+  static const std::string id = [] {
+    std::string exe = llvm::sys::fs::getMainExecutable(
+        nullptr, reinterpret_cast<void *>(&getCompilerBuildId));
+    llvm::sys::fs::file_status status;
+    if (exe.empty() || llvm::sys::fs::status(exe, status))
+      return std::string("unknown");
+    return std::to_string(status.getSize()) + "@" +
+           std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+  }();
+  return id;
+}
+
 std::string mlir::plaidml::getCacheKey(StringRef programText,
                                        StringRef optionsString,
                                        StringRef device) {
@@ -41,6 +57,7 @@ std::string mlir::plaidml::getCacheKey(StringRef programText,
   };
   field("plaidml-compile-cache 1");
   field(PLAIDML_VERSION_STRING);
+  field(getCompilerBuildId());
   field(device);
   field(optionsString);
   field(programText);

@@ -1,7 +1,7 @@
 //===- GpuProgram.h - A GPU artifact attached to a device -------*- C++ -*-===//
 //
 // The runtime half of the launch ABI (include/plaidml/Runtime/GpuAbi.h,
-// docs/ABI.md section 5) for Vulkan devices. A GpuProgram is a loaded GPU
+// docs/ABI.md section 6) for Vulkan devices. A GpuProgram is a loaded GPU
 // artifact bound to one VulkanDevice: it fills the artifact's
 // `_plaidml_gpu_abi` table, loads the kernel modules (`_plaidml_gpu_load`),
 // owns device buffers and hands the host code *handles* for them: addresses

@@ -31,7 +31,9 @@ struct CachedArtifact {
 };
 
 /// The cache key: lowercase hex SHA-256 over the compiler version, the
-/// device, the options string and the program text.
+/// compiler build (size and time of the running executable, so a rebuilt
+/// compiler does not reuse older artifacts), the device, the options string
+/// and the program text.
 std::string getCacheKey(StringRef programText, StringRef optionsString,
                         StringRef device);
 

@@ -1,7 +1,7 @@
 //===- GpuAbi.h - The launch ABI between GPU artifacts and runtime -*- C++ -*-//
 //
 // The host code of a GPU artifact calls the `mgpu*` functions that upstream
-// `gpu-to-llvm` emits (docs/ABI.md section 5). The artifact does not import
+// `gpu-to-llvm` emits (docs/ABI.md section 6). The artifact does not import
 // them: plaidml-compile defines each one as a stub that calls through slot i
 // of a table whose address the runtime stores in the artifact's exported
 // `_plaidml_gpu_abi` pointer after dlopen, before it calls the exported
