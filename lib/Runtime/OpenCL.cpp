@@ -583,9 +583,11 @@ struct OpenCLDevice::Impl {
 
   /// clFailure() with the label and the driver's pending notification.
   Status fail(const char *call, cl_int code, const std::string &what = "");
+  /// Builds `program`, caches it under `key`. A failure holds the build log
+  /// and, when the log points at a line of `source` (OpenCL C), that line.
   StatusOr<std::shared_ptr<OpenCLProgram>>
   buildProgram(const std::string &key, cl_program program,
-               const std::string &options);
+               const std::string &options, const std::string *source);
 };
 
 struct OpenCLBuffer::Impl {
@@ -852,9 +854,45 @@ static std::vector<std::string> getKernelNames(const OpenCLLoader &cl,
   return result;
 }
 
+/// The first "<file>:LINE:COLUMN:" of a build log (Clang's, PoCL's and most
+/// drivers' form), quoted from `source`: "line 2: `  x[0] = y;`". Empty when
+/// there is none or it is not a line of `source`.
+static std::string quoteFirstErrorLine(const std::string &log,
+                                       const std::string &source) {
+  for (size_t pos = log.find(':'); pos != std::string::npos;
+       pos = log.find(':', pos + 1)) {
+    size_t lineEnd = log.find_first_not_of("0123456789", pos + 1);
+    if (lineEnd == std::string::npos || lineEnd == pos + 1 ||
+        lineEnd - pos > 8 || log[lineEnd] != ':')
+      continue;
+    size_t colEnd = log.find_first_not_of("0123456789", lineEnd + 1);
+    if (colEnd == std::string::npos || colEnd == lineEnd + 1 ||
+        log[colEnd] != ':')
+      continue;
+    unsigned line = static_cast<unsigned>(
+        std::stoul(log.substr(pos + 1, lineEnd - pos - 1)));
+    size_t start = 0;
+    for (unsigned l = 1; l < line && start != std::string::npos; ++l) {
+      start = source.find('\n', start);
+      if (start != std::string::npos)
+        ++start;
+    }
+    if (line == 0 || start == std::string::npos || start >= source.size())
+      return "";
+    size_t end = source.find('\n', start);
+    std::string text = source.substr(
+        start, end == std::string::npos ? std::string::npos : end - start);
+    if (!text.empty() && text.back() == '\r')
+      text.pop_back();
+    return "line " + std::to_string(line) + ": `" + text + "`";
+  }
+  return "";
+}
+
 StatusOr<std::shared_ptr<OpenCLProgram>>
 OpenCLDevice::Impl::buildProgram(const std::string &key, cl_program program,
-                                 const std::string &options) {
+                                 const std::string &options,
+                                 const std::string *source) {
   cl_int err =
       cl.clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
   std::string log;
@@ -875,7 +913,9 @@ OpenCLDevice::Impl::buildProgram(const std::string &key, cl_program program,
              options.empty() ? std::string() : "options '" + options + "'");
     if (log.empty())
       return status;
-    return Status::failure(status.message() + "; build log:\n" + log);
+    std::string quoted = source ? quoteFirstErrorLine(log, *source) : "";
+    return Status::failure(status.message() + "; build log:\n" + log +
+                           (quoted.empty() ? "" : "\n" + quoted));
   }
   auto p = std::make_unique<OpenCLProgram::Impl>();
   p->device = this;
@@ -905,7 +945,7 @@ OpenCLDevice::createProgramFromSource(const std::string &source,
                                                           &text, &length, &err);
   if (!program || err != CL_SUCCESS)
     return impl->fail("clCreateProgramWithSource", err);
-  return impl->buildProgram(key, program, options);
+  return impl->buildProgram(key, program, options, &source);
 }
 
 StatusOr<std::shared_ptr<OpenCLProgram>>
@@ -952,7 +992,7 @@ OpenCLDevice::createProgramFromIL(const std::vector<uint32_t> &words,
                               words.size() * sizeof(uint32_t), &err);
   if (!program || err != CL_SUCCESS)
     return impl->fail(call, err);
-  return impl->buildProgram(key, program, options);
+  return impl->buildProgram(key, program, options, nullptr);
 }
 
 StatusOr<std::unique_ptr<OpenCLKernel>>
