@@ -54,7 +54,8 @@ std::string formatBytes(uint64_t bytes) {
   return buf;
 }
 
-std::string join(const std::vector<std::string> &items, const char *sep) {
+[[maybe_unused]] std::string join(const std::vector<std::string> &items,
+                                  const char *sep) {
   std::string s;
   for (const std::string &item : items)
     s += (s.empty() ? "" : sep) + item;
