@@ -689,7 +689,7 @@ const std::string &OpenCLDevice::label() const { return impl->label; }
 StatusOr<std::unique_ptr<OpenCLBuffer>>
 OpenCLDevice::createBuffer(size_t bytes) {
   const OpenCLDeviceInfo &d = impl->info;
-  if (bytes > d.maxAllocSize)
+  if (d.maxAllocSize && bytes > d.maxAllocSize)
     return Status::failure("cannot create an OpenCL buffer of " +
                            formatBytes(bytes) + " on " + impl->label +
                            ": larger than its CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
@@ -733,8 +733,7 @@ static Status checkOwner(const OpenCLDevice::Impl *owner,
                          const OpenCLDevice::Impl *device, const char *what) {
   if (owner != device)
     return Status::failure(std::string(what) +
-                           " belongs to another OpenCL "
-                           "device than " +
+                           " belongs to another OpenCL device than " +
                            device->label);
   return Status::success();
 }
