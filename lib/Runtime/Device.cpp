@@ -3,12 +3,13 @@
 // Parses "cpu" / "vulkan:N" / "opencl:N", resolves the default device from
 // PLAIDML_DEVICE or the `device = ...` line of $XDG_CONFIG_HOME/plaidml/config
 // (the file plaidml-setup writes), and lists devices: the CPU, then the
-// Vulkan physical devices (OpenCL adds its own when it exists).
+// Vulkan physical devices, then the OpenCL devices.
 //
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/HostCpu.h"
+#include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Vulkan.h"
 
 #include "FileUtil.h"
@@ -239,6 +240,18 @@ plaidml::rt::listDevices(std::vector<std::string> *notes) {
       notes->push_back("Vulkan: no physical devices found");
     for (const VulkanDeviceInfo &info : *vulkan)
       devices.push_back(DeviceInfo{DeviceName{DeviceKind::Vulkan, info.index},
+                                   info.describe()});
+  }
+  StatusOr<std::vector<OpenCLDeviceInfo>> opencl = enumerateOpenCLDevices();
+  if (!opencl.ok()) {
+    if (notes)
+      notes->push_back(opencl.message());
+  } else {
+    if (opencl->empty() && notes)
+      notes->push_back("OpenCL: no devices found (no OpenCL platform, or "
+                       "platforms without devices)");
+    for (const OpenCLDeviceInfo &info : *opencl)
+      devices.push_back(DeviceInfo{DeviceName{DeviceKind::OpenCL, info.index},
                                    info.describe()});
   }
   return devices;

@@ -75,9 +75,10 @@ struct DeviceInfo {
   std::string description;
 };
 
-/// The devices this runtime can run on: the CPU first, then every Vulkan
-/// physical device. When a backend is unavailable (no Vulkan loader, no
-/// driver), why is appended to `notes` if given ("Vulkan unavailable: ...").
+/// The devices of this machine: the CPU first, then every Vulkan physical
+/// device, then every OpenCL device (of all platforms). When a backend is
+/// unavailable (no loader, no driver), why is appended to `notes` if given
+/// ("Vulkan unavailable: ...", "OpenCL unavailable: ...").
 std::vector<DeviceInfo> listDevices(std::vector<std::string> *notes = nullptr);
 
 } // namespace plaidml::rt
