@@ -327,6 +327,17 @@ private:
 
 StatusOr<std::unique_ptr<GpuProgram>>
 GpuProgram::attach(void *dlHandle, const Manifest &manifest, unsigned index) {
+  auto *table = static_cast<void *const **>(
+      dlsym(dlHandle, gpuabi::kTableSymbol));
+  auto load = reinterpret_cast<void (*)()>(
+      dlsym(dlHandle, gpuabi::kLoadSymbol));
+  auto unload = reinterpret_cast<void (*)()>(
+      dlsym(dlHandle, gpuabi::kUnloadSymbol));
+  if (!table || !load || !unload)
+    return Status::failure(std::string("a GPU artifact must export '") +
+                           gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
+                           "' and '" + gpuabi::kUnloadSymbol + "'");
+
   StatusOr<std::shared_ptr<VulkanDevice>> device = VulkanDevice::get(index);
   if (!device.ok())
     return device.status();
@@ -342,17 +353,6 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest, unsigned index) {
   if (!missing.empty())
     return Status::failure("its kernels need " + missing + ", which " +
                            program->label + " does not support");
-
-  auto *table = static_cast<void *const **>(
-      dlsym(dlHandle, gpuabi::kTableSymbol));
-  auto load = reinterpret_cast<void (*)()>(
-      dlsym(dlHandle, gpuabi::kLoadSymbol));
-  auto unload = reinterpret_cast<void (*)()>(
-      dlsym(dlHandle, gpuabi::kUnloadSymbol));
-  if (!table || !load || !unload)
-    return Status::failure(std::string("a GPU artifact must export '") +
-                           gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
-                           "' and '" + gpuabi::kUnloadSymbol + "'");
   *table = abiTable;
 
   Call call;

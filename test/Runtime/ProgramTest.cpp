@@ -201,7 +201,8 @@ TEST(Program, LoadErrorsForArtifacts) {
   onVulkan.device = {DeviceKind::Vulkan, 0};
   EXPECT_EQ(loadError(FAKE_ARTIFACT_VULKAN, onVulkan),
             std::string("cannot load artifact '") + FAKE_ARTIFACT_VULKAN +
-                "': device 'vulkan:0' is not supported by this runtime yet");
+                "': a GPU artifact must export '_plaidml_gpu_abi', "
+                "'_plaidml_gpu_load' and '_plaidml_gpu_unload'");
   EXPECT_EQ(loadError(FAKE_ARTIFACT_GOOD, onVulkan),
             std::string("cannot load artifact '") + FAKE_ARTIFACT_GOOD +
                 "': compiled for device kind 'cpu', not for device "

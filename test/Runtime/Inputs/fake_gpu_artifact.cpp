@@ -1,0 +1,129 @@
+//===- fake_gpu_artifact.cpp - A hand-written GPU artifact ----------------===//
+//
+// Stands in for a `vulkan:N` artifact of plaidml-compile (docs/ABI.md section
+// 6) so that the runtime's side of the launch ABI is tested without the
+// compiler: it exports `_plaidml_gpu_abi`, `_plaidml_gpu_load` (loads
+// Inputs/add.spv, c[i] = a[i] + b[i] with 64-wide workgroups) and
+// `_plaidml_gpu_unload`, and entry points that call the mgpu* functions
+// through the table the way gpu-to-llvm's host code does. FAKE_GPU_NEEDS
+// builds a variant whose manifest requires a capability no device has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Runtime/GpuAbi.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+using namespace plaidml::gpuabi;
+
+#if defined(FAKE_GPU_NEEDS)
+#define REQUIRES "Shader,NoSuchCapability"
+#else
+#define REQUIRES "Shader"
+#endif
+
+EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
+                                       "device vulkan\n"
+                                       "requires " REQUIRES "\n"
+                                       "entry add _plaidml_entry_add\n"
+                                       "input a 100xf32\n"
+                                       "input b 100xf32\n"
+                                       "output c 100xf32\n"
+                                       "entry fill _plaidml_entry_fill\n"
+                                       "output c 100xf32\n"
+                                       "entry bad_pointer _plaidml_entry_bad_pointer\n"
+                                       "output c 100xf32\n"
+                                       "entry big_grid _plaidml_entry_big_grid\n"
+                                       "output c 100xf32\n"
+                                       "entry no_kernel _plaidml_entry_no_kernel\n"
+                                       "output c 100xf32\n"
+                                       "end\n";
+
+EXPORT void *const *_plaidml_gpu_abi = nullptr;
+
+template <Slot slot, typename Ret, typename... Args>
+static Ret call(Args... args) {
+  using Fn = Ret (*)(Args...);
+  return reinterpret_cast<Fn>(_plaidml_gpu_abi[slot])(args...);
+}
+
+static void *module = nullptr;
+
+EXPORT void _plaidml_gpu_load() {
+  std::vector<char> bytes;
+  if (FILE *f = std::fopen(ADD_SPV_PATH, "rb")) {
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0)
+      bytes.insert(bytes.end(), buffer, buffer + n);
+    std::fclose(f);
+  }
+  module = call<mgpuModuleLoadSlot, void *>(static_cast<void *>(bytes.data()),
+                                            static_cast<int64_t>(bytes.size()));
+}
+
+EXPORT void _plaidml_gpu_unload() {
+  call<mgpuModuleUnloadSlot, void>(module);
+}
+
+/// gpu-to-llvm's launch: (pointer, byte size) pairs.
+static void launch(void *function, int64_t gridX, void *stream,
+                   std::vector<void *> buffers, int64_t bytes) {
+  std::vector<int64_t> sizes(buffers.size(), bytes);
+  std::vector<void *> params;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    params.push_back(&buffers[i]);
+    params.push_back(&sizes[i]);
+  }
+  call<mgpuLaunchKernelSlot, void>(
+      function, gridX, int64_t(1), int64_t(1), int64_t(64), int64_t(1),
+      int64_t(1), int32_t(0), stream, params.data(), static_cast<void **>(nullptr),
+      static_cast<int64_t>(params.size()));
+}
+
+/// c = (a + b) + a, through a temporary device buffer.
+EXPORT void _plaidml_entry_add(void **buffers) {
+  void *stream = call<mgpuStreamCreateSlot, void *>();
+  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, "main");
+  void *tmp = call<mgpuMemAllocSlot, void *>(uint64_t(400), stream, false);
+  launch(fn, 2, stream, {buffers[0], buffers[1], tmp}, 400);
+  launch(fn, 2, stream, {tmp, buffers[0], buffers[2]}, 400);
+  call<mgpuMemFreeSlot, void>(tmp, stream);
+  call<mgpuStreamSynchronizeSlot, void>(stream);
+  call<mgpuStreamDestroySlot, void>(stream);
+}
+
+/// c = 1.0 everywhere, then 5, 6, 7, 8 copied from the host into c[0..3].
+EXPORT void _plaidml_entry_fill(void **buffers) {
+  static const float head[4] = {5, 6, 7, 8};
+  void *stream = call<mgpuStreamCreateSlot, void *>();
+  call<mgpuMemset32Slot, void>(buffers[0], uint32_t(0x3f800000), size_t(100),
+                               stream);
+  call<mgpuMemcpySlot, void>(buffers[0], const_cast<float *>(head),
+                             sizeof(head), stream);
+  call<mgpuStreamSynchronizeSlot, void>(stream);
+}
+
+/// A host pointer where a device buffer belongs.
+EXPORT void _plaidml_entry_bad_pointer(void **buffers) {
+  static float host[100];
+  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, "main");
+  launch(fn, 2, nullptr, {host, buffers[0], buffers[0]}, 400);
+}
+
+/// More workgroups than any device allows in x.
+EXPORT void _plaidml_entry_big_grid(void **buffers) {
+  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, "main");
+  launch(fn, int64_t(1) << 40, nullptr, {buffers[0], buffers[0], buffers[0]},
+         400);
+}
+
+/// An entry point the module does not have.
+EXPORT void _plaidml_entry_no_kernel(void **buffers) {
+  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, "nosuch");
+  launch(fn, 2, nullptr, {buffers[0], buffers[0], buffers[0]}, 400);
+}
