@@ -82,6 +82,22 @@ static bool needsNativeType(Operation *op) {
   return false;
 }
 
+/// Why a math op has no SPIR-V form for f64, or "" if it has one: the
+/// GLSL.std.450 instructions for exp, log, sin, pow, ... take 16- and 32-bit
+/// floats only, and erf/erfc (no instruction) are approximated for f16 and
+/// f32 only.
+static StringRef whyNoF64Form(Operation *op) {
+  if (isa<math::ErfOp, math::ErfcOp>(op))
+    return "it is approximated for f16 and f32 only";
+  if (isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
+          math::Log10Op, math::Log1pOp, math::PowFOp, math::SinOp, math::CosOp,
+          math::TanOp, math::AsinOp, math::AcosOp, math::AtanOp, math::SinhOp,
+          math::CoshOp, math::TanhOp, math::AsinhOp, math::AcoshOp,
+          math::AtanhOp>(op))
+    return "GLSL.std.450 has it for 16- and 32-bit floats only";
+  return "";
+}
+
 /// The element type a converted buffer holds: the pointee's array element
 /// (the pointee is a struct around it for Vulkan).
 static Type getStoredType(spirv::PointerType pointer) {
@@ -160,12 +176,12 @@ public:
           continue;
         Location loc = getReportLocation(problem.op);
         const void *type = problem.type.getAsOpaquePointer();
+        std::string what = problem.needs + problem.why.str();
         bool newLoc =
-            seenLocs.insert({loc.getAsOpaquePointer(), type, problem.needs})
-                .second;
+            seenLocs.insert({loc.getAsOpaquePointer(), type, what}).second;
         bool newOp = seenOps
                          .insert({problem.op->getName().getAsOpaquePointer(),
-                                  type, problem.needs})
+                                  type, what})
                          .second;
         if (newLoc && newOp)
           chosen.push_back(index);
@@ -183,6 +199,7 @@ private:
     Use use;
     Type type;
     std::string needs;
+    StringRef why;
   };
 
   /// A value of `type` computed on by `op`.
@@ -191,6 +208,9 @@ private:
       return;
     if (isUnsupportedFloat(type))
       return report(op, Use::Compute, type, "");
+    if (getElementTypeOrSelf(type).isF64())
+      if (StringRef why = whyNoF64Form(op); !why.empty())
+        return report(op, Use::Compute, type, "", why);
     Type converted = converter.convertType(type);
     if (converted == type)
       return;
@@ -277,10 +297,12 @@ private:
     return text;
   }
 
-  /// Records a problem; `needs` empty means no device has what it takes.
-  void report(Operation *op, Use use, Type type, std::string needs) {
+  /// Records a problem: what the device lacks (`needs`), or, if empty, why
+  /// no device has it.
+  void report(Operation *op, Use use, Type type, std::string needs,
+              StringRef why = "") {
     reportedTypes.insert(getElementTypeOrSelf(type));
-    problems.push_back({op, use, type, std::move(needs)});
+    problems.push_back({op, use, type, std::move(needs), why});
   }
 
   void emit(const Problem &problem) {
@@ -305,11 +327,14 @@ private:
       diag << "takes a buffer of " << type << asBytes;
       break;
     }
-    if (problem.needs.empty())
-      diag << ", which the SPIR-V conversion does not support on any device";
-    else
+    if (!problem.needs.empty())
       diag << ", which needs " << problem.needs << "; " << device
            << " does not have it";
+    else if (problem.why.empty())
+      diag << ", which the SPIR-V conversion does not support on any device";
+    else
+      diag << ", which the SPIR-V conversion does not support on any device ("
+           << problem.why << ")";
   }
 
   spirv::TargetEnv env;

@@ -122,6 +122,9 @@ def GpuCheckDeviceSupportPass
     - on i8/i16/f16 values the device lacks, the ops that 32-bit emulation
       cannot do: math ops (`convert-math-to-spirv` leaves casts behind) and
       unsigned division, remainder and comparison.
+    - f64 math without a 64-bit SPIR-V form on any device: GLSL.std.450
+      has exp, log, sin, pow, ... for 16- and 32-bit floats only, and erf
+      is approximated for f16 and f32 only.
     - bf16 (and the f8 types) anywhere: the SPIR-V conversion has no type
       for them.
 
