@@ -89,6 +89,11 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   // kernels.
   pm.addNestedPass<gpu::GPUModuleOp>(createGpuApproximateMathPass());
   pm.addNestedPass<gpu::GPUModuleOp>(math::createMathExpandOpsPass());
+  // Types the device cannot run are errors at the op, before the math ops
+  // become SPIR-V (docs/VulkanPipeline.md).
+  GpuCheckDeviceSupportPassOptions check;
+  check.device = options.device;
+  pm.addNestedPass<gpu::GPUModuleOp>(createGpuCheckDeviceSupportPass(check));
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   // Also maps memref memory spaces to SPIR-V storage classes (the work of
   // map-memref-spirv-storage-class) with the target's client API.

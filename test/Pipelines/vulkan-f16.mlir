@@ -14,9 +14,11 @@
 // VAL: VALID 0
 // VAL-NEXT: KERNELS 1
 
-// Without Float16 the kernel does not convert (yet a conversion failure, not
-// an error naming the type and the device).
-// NOF16: error: failed to legalize operation
+// Without Float16 and 16-bit storage, errors at the ops that need them
+// (plaidml-gpu-check-device-support).
+// NOF16: vulkan-f16.mlir:[[@LINE+5]]:10: error: 'memref.load' reads f16 from a buffer, which needs the SPIR-V capability StorageBuffer16BitAccess; the target device does not have it
+// NOF16: vulkan-f16.mlir:[[@LINE+5]]:10: error: 'math.exp' computes on f16, which needs the SPIR-V capability Float16; the target device does not have it
+// NOF16: vulkan-f16.mlir:[[@LINE+6]]:5: error: 'memref.store' writes f16 to a buffer, which needs the SPIR-V capability StorageBuffer16BitAccess; the target device does not have it
 func.func @half(%a: memref<256xf16>, %out: memref<256xf16>) {
   affine.parallel (%i) = (0) to (256) {
     %x = affine.load %a[%i] : memref<256xf16>

@@ -95,6 +95,11 @@ struct VulkanPipelineOptions
       llvm::cl::desc("SPIR-V extensions the device has "
                      "(SPV_KHR_storage_buffer_storage_class is always "
                      "added)")};
+  PassOptions::Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("The device in errors about types it cannot run "
+                     "(e.g. 'vulkan:0 (llvmpipe)')"),
+      llvm::cl::init("the target device")};
   PassOptions::Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Serialize the kernels (gpu-module-to-binary) and lower "

@@ -89,6 +89,57 @@ def GpuExposeTargetEnvPass
   }];
 }
 
+def GpuCheckDeviceSupportPass
+    : Pass<"plaidml-gpu-check-device-support", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Reject kernel ops whose types the SPIR-V target cannot run";
+  let description = [{
+    Runs on each `gpu.module` before the SPIR-V conversions, with the target
+    that `convert-gpu-to-spirv` uses (the module's `#spirv.target_env`
+    target from `spirv-attach-target`, else a `spirv.target_env` attribute).
+    For every op inside the kernels it asks MLIR's SPIR-V type converter
+    what becomes of the op's types and of the buffers it reads or writes,
+    and reports at the op, whose location is still the user's Tile op, what
+    the device lacks:
+
+    ```
+    'arith.addf' computes on f64, which needs the SPIR-V capability Float64;
+    vulkan:0 (llvmpipe) does not have it
+    'memref.load' reads f16 from a buffer, which needs the SPIR-V capability
+    StorageBuffer16BitAccess (extension SPV_KHR_16bit_storage); ...
+    ```
+
+    Without the pass these are "failed to legalize operation 'gpu.func'"
+    in `convert-gpu-to-spirv`, or, for f16 and bf16 buffers, kernels that
+    convert but read the buffer as f32 elements. What is rejected:
+
+    - i64 and f64 anywhere without `Int64`/`Float64`: the converter does
+      not narrow them.
+    - f16 in a buffer without `StorageBuffer16BitAccess` (and, below
+      SPIR-V 1.3, `SPV_KHR_16bit_storage`): it would become f32 words.
+    - a buffer of i8/i16/f16 (i1 is stored as i8) that the device holds
+      natively while lacking `Int8`/`Int16`/`Float16`: the load or store
+      of the narrow value does not convert.
+    - on i8/i16/f16 values the device lacks, the ops that 32-bit emulation
+      cannot do: math ops (`convert-math-to-spirv` leaves casts behind) and
+      unsigned division, remainder and comparison.
+    - f64 math without a 64-bit SPIR-V form on any device: GLSL.std.450
+      has exp, log, sin, pow, ... for 16- and 32-bit floats only, and erf
+      is approximated for f16 and f32 only.
+    - bf16 (and the f8 types) anywhere: the SPIR-V conversion has no type
+      for them.
+
+    Everything else the converter emulates is accepted, as before: i8/i16
+    buffers packed into i32 words, signed and float arithmetic on
+    i8/i16/f16 in 32 bits. Within a kernel there is one error per missing
+    requirement and source location (and per op name), loads, stores and
+    arithmetic before constants; then the pass fails.
+  }];
+  let options = [
+    Option<"device", "device", "std::string", "\"the target device\"",
+           "The device in messages (e.g. 'vulkan:0 (llvmpipe)')">,
+  ];
+}
+
 def GpuSetEntryPointAbiPass
     : Pass<"plaidml-gpu-set-entry-point-abi", "mlir::ModuleOp"> {
   let summary = "Set spirv.entry_point_abi on kernels from their launches";
