@@ -187,6 +187,7 @@ static LogicalResult runVulkanPipeline(ModuleOp module, unsigned index,
   pipelineOptions.hostToLLVM = true;
   pipelineOptions.caps = ArrayRef<std::string>(gpu.caps);
   pipelineOptions.exts = ArrayRef<std::string>(gpu.exts);
+  pipelineOptions.device = gpu.description;
   PassManager pm(module->getName());
   if (isTileForm(module))
     buildVulkanPipeline(pm, pipelineOptions);

@@ -49,7 +49,7 @@ func.func @rows() -> tensor<3x4xf32> {
 }
 
 func.func @gather(%T: tensor<100x16xf32>, %I: tensor<8xsi32>) -> tensor<8x16xf32> {
-  // expected-error @+1 {{'arith.extsi' computes on i64, which needs the SPIR-V capability Int64; vulkan:0 (llvmpipe) does not have it}}
+  // expected-error @+1 {{'arith.extui' computes on i64, which needs the SPIR-V capability Int64; vulkan:0 (llvmpipe) does not have it}}
   %e = tile.gather %T, %I {axis = 0} : tensor<100x16xf32>, tensor<8xsi32> -> tensor<8x16xf32>
   return %e : tensor<8x16xf32>
 }
