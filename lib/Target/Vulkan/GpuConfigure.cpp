@@ -13,8 +13,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/MathExtras.h"
+
+#include "mlir/IR/IRMapping.h"
+
+#include <functional>
 
 namespace mlir::plaidml {
 #define GEN_PASS_DEF_GPUCONFIGUREPASS
@@ -110,6 +115,50 @@ static LogicalResult expandCopy(memref::CopyOp copy) {
   return success();
 }
 
+/// Rewrites an affine.parallel nested in a kernel's loop nest (only the
+/// outermost one is mapped to invocations) as affine.for loops, its
+/// reductions as iter_args starting from their identities.
+static void sequentialize(affine::AffineParallelOp par) {
+  unsigned numDims = par.getNumDims();
+  SmallVector<arith::AtomicRMWKind> kinds;
+  for (Attribute attr : par.getReductions())
+    kinds.push_back(cast<arith::AtomicRMWKindAttr>(attr).getValue());
+  OpBuilder builder(par);
+  Location loc = par.getLoc();
+  SmallVector<Value> inits;
+  for (auto [kind, type] : llvm::zip_equal(kinds, par.getResultTypes()))
+    inits.push_back(arith::getIdentityValue(kind, type, builder, loc));
+  auto yield = cast<affine::AffineYieldOp>(par.getBody()->getTerminator());
+  IRMapping mapping;
+  std::function<ValueRange(OpBuilder &, unsigned, ValueRange)> buildLoop =
+      [&](OpBuilder &b, unsigned d, ValueRange iters) -> ValueRange {
+    auto loop = affine::AffineForOp::create(
+        b, loc, par.getLowerBoundsOperands(), par.getLowerBoundMap(d),
+        par.getUpperBoundsOperands(), par.getUpperBoundMap(d),
+        par.getSteps()[d], iters,
+        [&](OpBuilder &nested, Location, Value iv, ValueRange args) {
+          mapping.map(par.getIVs()[d], iv);
+          SmallVector<Value> next;
+          if (d + 1 < numDims) {
+            next = llvm::to_vector(buildLoop(nested, d + 1, args));
+          } else {
+            for (Operation &op : par.getBody()->without_terminator())
+              nested.clone(op, mapping);
+            for (auto [kind, acc, value] :
+                 llvm::zip_equal(kinds, args, yield.getOperands()))
+              next.push_back(arith::getReductionOp(
+                  kind, nested, loc, acc, mapping.lookupOrDefault(value)));
+          }
+          affine::AffineYieldOp::create(nested, loc, next);
+        });
+    return loop.getResults();
+  };
+  if (numDims == 0)
+    return;
+  par.replaceAllUsesWith(buildLoop(builder, 0, inits));
+  par.erase();
+}
+
 namespace {
 struct GpuConfigurePass
     : public plaidml::impl::GpuConfigurePassBase<GpuConfigurePass> {
@@ -128,6 +177,15 @@ struct GpuConfigurePass
       func.emitError("expected a single-block function (docs/ABI.md)");
       return signalPassFailure();
     }
+
+    // Parallel loops inside a loop nest run sequentially in its kernel.
+    SmallVector<affine::AffineParallelOp> nested;
+    func.walk([&](affine::AffineParallelOp par) {
+      if (par->getParentOp() != func)
+        nested.push_back(par);
+    });
+    for (affine::AffineParallelOp par : nested)
+      sequentialize(par);
 
     // Copies become loops, then sequential top-level code is wrapped, in runs
     // between host operations.

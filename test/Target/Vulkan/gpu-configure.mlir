@@ -65,3 +65,34 @@ func.func @sequential(%a: memref<4xf32>, %o: memref<f32>) {
   memref.dealloc %t : memref<8xf32>
   return
 }
+
+// -----
+
+// A parallel loop inside a mapped nest (a parallel reduction over k, 2-D
+// with max) runs sequentially in the kernel: affine.for loops whose
+// iter_args start at the reductions' identities.
+// CHECK-LABEL: func.func @nested_reductions
+// CHECK: affine.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (2, 2) {
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[SUM:.*]]:2 = affine.for %[[K:.*]] = 0 to 3 iter_args(%[[S:.*]] = %[[ZERO]], %[[M0:.*]] = %[[NEGINF]]) -> (f32, f32) {
+// CHECK: %[[IN:.*]]:2 = affine.for %[[L:.*]] = 1 to 4 step 2 iter_args(%[[S2:.*]] = %[[S]], %[[M1:.*]] = %[[M0]]) -> (f32, f32) {
+// CHECK: %[[X:.*]] = affine.load %{{.*}}[%[[I]], %[[K]]]
+// CHECK: %[[ADD:.*]] = arith.addf %[[S2]], %[[X]] : f32
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[M1]], %[[X]] : f32
+// CHECK: affine.yield %[[ADD]], %[[MAX]] : f32, f32
+// CHECK: affine.yield %[[IN]]#0, %[[IN]]#1 : f32, f32
+// CHECK: affine.store %[[SUM]]#0, %{{.*}}[%[[I]], %[[J]]]
+// CHECK: affine.store %[[SUM]]#1, %{{.*}}[%[[I]], %[[J]]]
+// CHECK: } {plaidml.gpu.workgroup_size = array<i64: 2, 2>}
+func.func @nested_reductions(%a: memref<2x3xf32>, %s: memref<2x2xf32>, %m: memref<2x2xf32>) {
+  affine.parallel (%i, %j) = (0, 0) to (2, 2) {
+    %r:2 = affine.parallel (%k, %l) = (0, 1) to (3, 4) step (1, 2) reduce ("addf", "maximumf") -> (f32, f32) {
+      %x = affine.load %a[%i, %k] : memref<2x3xf32>
+      affine.yield %x, %x : f32, f32
+    }
+    affine.store %r#0, %s[%i, %j] : memref<2x2xf32>
+    affine.store %r#1, %m[%i, %j] : memref<2x2xf32>
+  }
+  return
+}
