@@ -4,7 +4,7 @@
 // istreambuf_iterator throws on read errors (e.g. reading a directory) even
 // when the caller is built with -fno-exceptions, and the runtime must report
 // such failures as values. Also the line trimming that the config and
-// /proc/cpuinfo parsers share.
+// /proc/cpuinfo parsers share, and the byte counts of device descriptions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,12 +12,31 @@
 #define PLAIDML_LIB_RUNTIME_FILEUTIL_H
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <string_view>
 
 namespace plaidml::rt::detail {
+
+/// "512 bytes", "1.5 KiB", ..., "2.0 TiB".
+inline std::string formatBytes(uint64_t bytes) {
+  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  char buf[64];
+  if (unit == 0)
+    std::snprintf(buf, sizeof(buf), "%llu bytes",
+                  static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(buf, sizeof(buf), "%.1f %s", value, units[unit]);
+  return buf;
+}
 
 /// Reads the file at `path` into `content`. On failure returns false and sets
 /// `error` to the system's reason (e.g. "No such file or directory").

@@ -15,6 +15,8 @@
 
 #include "plaidml/Runtime/OpenCL.h"
 
+#include "FileUtil.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -33,26 +35,10 @@
 #endif
 
 using namespace plaidml::rt;
+using plaidml::rt::detail::formatBytes;
 
 namespace {
 [[maybe_unused]] const char *kLoaderName = "libOpenCL.so.1";
-
-std::string formatBytes(uint64_t bytes) {
-  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 4) {
-    value /= 1024;
-    ++unit;
-  }
-  char buf[64];
-  if (unit == 0)
-    std::snprintf(buf, sizeof(buf), "%llu bytes",
-                  static_cast<unsigned long long>(bytes));
-  else
-    std::snprintf(buf, sizeof(buf), "%.1f %s", value, units[unit]);
-  return buf;
-}
 
 [[maybe_unused]] std::string join(const std::vector<std::string> &items,
                                   const char *sep) {

@@ -25,12 +25,7 @@ namespace {
 
 #define SKIP_WITHOUT_GPU()                                                     \
   do {                                                                         \
-    StatusOr<std::vector<VulkanDeviceInfo>> devices =                          \
-        enumerateVulkanDevices();                                              \
-    if (!devices.ok())                                                         \
-      GTEST_SKIP() << devices.message();                                       \
-    if (devices->empty())                                                      \
-      GTEST_SKIP() << "no Vulkan physical device";                             \
+    SKIP_WITHOUT_VULKAN();                                                     \
     if (std::string(PLAIDML_SPV_DIR).empty())                                  \
       GTEST_SKIP() << "spirv-as was not found at build time: no add.spv";      \
   } while (false)

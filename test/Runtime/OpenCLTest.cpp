@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestUtil.h"
+
 #include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Device.h"
 
@@ -46,23 +48,11 @@ bool isPocl(const OpenCLDeviceInfo &info) {
 
 std::unique_ptr<OpenCLBuffer> makeBuffer(OpenCLDevice &device,
                                          const std::vector<float> &values) {
-  StatusOr<std::unique_ptr<OpenCLBuffer>> buffer =
-      device.createBuffer(values.size() * sizeof(float));
-  EXPECT_TRUE(buffer.ok()) << buffer.message();
-  if (!buffer.ok())
-    return nullptr;
-  Status status =
-      device.upload(**buffer, values.data(), values.size() * sizeof(float));
-  EXPECT_TRUE(status.ok()) << status.message();
-  return std::move(*buffer);
+  return test::makeFloatBuffer(device, values);
 }
 
 std::vector<float> read(OpenCLDevice &device, const OpenCLBuffer &buffer) {
-  std::vector<float> values(buffer.size() / sizeof(float));
-  Status status =
-      device.download(buffer, values.data(), values.size() * sizeof(float));
-  EXPECT_TRUE(status.ok()) << status.message();
-  return values;
+  return test::readFloats(device, buffer);
 }
 
 // OpenCL 1.2 C kernels. Each takes its buffers first, then its scalars.

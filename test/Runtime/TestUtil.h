@@ -1,8 +1,9 @@
 //===- TestUtil.h - Helpers shared by the runtime unit tests ----*- C++ -*-===//
 //
 // A temporary directory that removes itself, an environment variable setting
-// that restores the old value, file writing, and a HostArray built from a
-// list of floats: the small pieces every runtime test file needs.
+// that restores the old value, file writing, a HostArray built from a list
+// of floats, float buffers on a device (Vulkan or OpenCL) and the skip of
+// tests that need a Vulkan device: the small pieces the runtime tests share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,12 +11,16 @@
 #define PLAIDML_TEST_RUNTIME_TESTUTIL_H
 
 #include "plaidml/Runtime/HostArray.h"
+#include "plaidml/Runtime/Vulkan.h"
+
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -88,6 +93,42 @@ inline std::vector<float> toF32(const HostArray &array) {
   return values;
 }
 
+/// A buffer of `device` (a VulkanDevice or an OpenCLDevice) holding
+/// `values`; null after a failed expectation.
+template <typename Device>
+auto makeFloatBuffer(Device &device, const std::vector<float> &values)
+    -> std::decay_t<decltype(*device.createBuffer(0))> {
+  auto buffer = device.createBuffer(values.size() * sizeof(float));
+  EXPECT_TRUE(buffer.ok()) << buffer.message();
+  if (!buffer.ok())
+    return nullptr;
+  Status status =
+      device.upload(**buffer, values.data(), values.size() * sizeof(float));
+  EXPECT_TRUE(status.ok()) << status.message();
+  return std::move(*buffer);
+}
+
+/// The floats of `buffer` on `device`.
+template <typename Device, typename Buffer>
+std::vector<float> readFloats(Device &device, const Buffer &buffer) {
+  std::vector<float> values(buffer.size() / sizeof(float));
+  Status status =
+      device.download(buffer, values.data(), values.size() * sizeof(float));
+  EXPECT_TRUE(status.ok()) << status.message();
+  return values;
+}
+
 } // namespace plaidml::rt::test
+
+/// Skips the test, with the reason, when there is no Vulkan device.
+#define SKIP_WITHOUT_VULKAN()                                                  \
+  do {                                                                         \
+    ::plaidml::rt::StatusOr<std::vector<::plaidml::rt::VulkanDeviceInfo>>      \
+        devices = ::plaidml::rt::enumerateVulkanDevices();                     \
+    if (!devices.ok())                                                         \
+      GTEST_SKIP() << devices.message();                                       \
+    if (devices->empty())                                                      \
+      GTEST_SKIP() << "no Vulkan physical device";                             \
+  } while (false)
 
 #endif // PLAIDML_TEST_RUNTIME_TESTUTIL_H

@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestUtil.h"
+
 #include "plaidml/Runtime/Vulkan.h"
 #include "plaidml/Runtime/Device.h"
 
@@ -28,15 +30,6 @@ using namespace plaidml::rt;
 
 namespace {
 
-#define SKIP_WITHOUT_VULKAN()                                                  \
-  do {                                                                         \
-    StatusOr<std::vector<VulkanDeviceInfo>> devices =                          \
-        enumerateVulkanDevices();                                              \
-    if (!devices.ok())                                                         \
-      GTEST_SKIP() << devices.message();                                       \
-    if (devices->empty())                                                      \
-      GTEST_SKIP() << "no Vulkan physical device";                             \
-  } while (false)
 
 std::shared_ptr<VulkanDevice> device0() {
   StatusOr<std::shared_ptr<VulkanDevice>> device = VulkanDevice::get(0);
@@ -60,23 +53,11 @@ std::vector<uint32_t> kernelWords(const std::string &name) {
 
 std::unique_ptr<VulkanBuffer> makeBuffer(VulkanDevice &device,
                                          const std::vector<float> &values) {
-  StatusOr<std::unique_ptr<VulkanBuffer>> buffer =
-      device.createBuffer(values.size() * sizeof(float));
-  EXPECT_TRUE(buffer.ok()) << buffer.message();
-  if (!buffer.ok())
-    return nullptr;
-  Status status =
-      device.upload(**buffer, values.data(), values.size() * sizeof(float));
-  EXPECT_TRUE(status.ok()) << status.message();
-  return std::move(*buffer);
+  return test::makeFloatBuffer(device, values);
 }
 
 std::vector<float> read(VulkanDevice &device, const VulkanBuffer &buffer) {
-  std::vector<float> values(buffer.size() / sizeof(float));
-  Status status =
-      device.download(buffer, values.data(), values.size() * sizeof(float));
-  EXPECT_TRUE(status.ok()) << status.message();
-  return values;
+  return test::readFloats(device, buffer);
 }
 
 } // namespace
