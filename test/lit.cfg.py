@@ -51,6 +51,7 @@ tools = [
     "plaidml-compile",
     "plaidml-opt",
     "plaidml-run",
+    "plaidml-setup",
     "plaidml-translate",
     "llvm-nm",
     "llvm-readelf",

@@ -7,6 +7,9 @@
 // opens either in the reference interpreter or by compiling it to an
 // artifact.
 //
+// This is the interface of the PlaidMLRunner library (tools/plaidml-run),
+// which plaidml-run and plaidml-setup link.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef PLAIDML_TOOLS_PLAIDML_RUN_RUNNER_H
@@ -18,6 +21,7 @@
 
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -82,6 +86,19 @@ rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
                                                  const std::string &device,
                                                  const InputBindings &bindings,
                                                  double &compileMs);
+
+/// openSource on a program held in memory: `text` is the program and `name`
+/// stands for its file (in messages and diagnostics; a name ending in .tile
+/// makes it a Tile-language program, anything else MLIR).
+rt::StatusOr<std::unique_ptr<Runner>>
+openSourceText(const std::string &text, const std::string &name,
+               const std::string &entry, const std::string &device,
+               const InputBindings &bindings, double &compileMs);
+
+/// A seeded input of `spec` (--random-inputs), the same on every machine and
+/// device: floats in [-1, 1), integers in [-8, 8) (unsigned: [0, 16)),
+/// booleans 0/1. Successive calls continue `rng`'s sequence.
+rt::HostArray randomArray(const rt::TensorSpec &spec, std::mt19937_64 &rng);
 
 } // namespace plaidml::run
 

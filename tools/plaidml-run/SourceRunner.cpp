@@ -1,11 +1,12 @@
 //===- SourceRunner.cpp - Open source programs with the compiler ----------===//
 //
 // Opens .mlir programs (parsed) and .tile programs (imported with input types
-// from --bind / --input), picks the entry function, and either evaluates it
-// with the reference interpreter (device `reference`) or compiles it into an
-// artifact through the compile cache and hands that to the runtime. A .tile
-// program's inputs and outputs keep their Tile names. Only in builds with
-// the compiler.
+// from --bind / --input), from a file or from memory (openSourceText: the
+// check program of plaidml-setup), picks the entry function, and either
+// evaluates it with the reference interpreter (device `reference`) or
+// compiles it into an artifact through the compile cache and hands that to
+// the runtime. A .tile program's inputs and outputs keep their Tile names.
+// Only in builds with the compiler.
 //
 //===----------------------------------------------------------------------===//
 
@@ -148,9 +149,10 @@ rt::Status importTile(ParsedProgram &parsed, const std::string &path,
   return rt::Status::success();
 }
 
+/// Parses (a .tile `path`: imports) the program in `file`, named `path`.
 rt::StatusOr<std::unique_ptr<ParsedProgram>>
-parseProgram(const std::string &path, const std::string &entryName,
-             const InputBindings &bindings) {
+parseProgram(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
+             const std::string &entryName, const InputBindings &bindings) {
   auto parsed = std::make_unique<ParsedProgram>();
   // Every dialect a program may use: Tile sources, and programs already in
   // the form after convert-tile-to-affine.
@@ -161,12 +163,8 @@ parseProgram(const std::string &path, const std::string &entryName,
   // the op would only repeat it.
   parsed->context->printOpOnDiagnostic(false);
 
-  auto file = llvm::MemoryBuffer::getFile(path);
-  if (!file)
-    return rt::Status::failure("cannot read '" + path +
-                               "': " + file.getError().message());
-  parsed->text = (*file)->getBuffer().str();
-  parsed->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  parsed->text = file->getBuffer().str();
+  parsed->sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   parsed->diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
       parsed->sourceMgr, parsed->context.get());
   bool isTile = parsed->isTile = StringRef(path).ends_with(".tile");
@@ -283,19 +281,15 @@ public:
 private:
   std::unique_ptr<Runner> inner;
 };
-} // namespace
 
-namespace plaidml::run {
-bool canOpenSources() { return true; }
-
-rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
-                                                 const std::string &entry,
-                                                 const std::string &device,
-                                                 const InputBindings &bindings,
-                                                 double &compileMs) {
+/// openSource and openSourceText once the program is in memory.
+rt::StatusOr<std::unique_ptr<Runner>>
+openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
+           const std::string &entry, const std::string &device,
+           const InputBindings &bindings, double &compileMs) {
   compileMs = 0;
   rt::StatusOr<std::unique_ptr<ParsedProgram>> program =
-      parseProgram(path, entry, bindings);
+      parseProgram(std::move(file), path, entry, bindings);
   if (!program.ok())
     return program.status();
   func::FuncOp fn = (*program)->entry;
@@ -351,5 +345,30 @@ rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
     return runner;
   return std::unique_ptr<Runner>(new RenamedRunner(
       std::move(*runner), std::move(*inputs), std::move(*outputs)));
+}
+} // namespace
+
+namespace plaidml::run {
+bool canOpenSources() { return true; }
+
+rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
+                                                 const std::string &entry,
+                                                 const std::string &device,
+                                                 const InputBindings &bindings,
+                                                 double &compileMs) {
+  compileMs = 0;
+  auto file = llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    return rt::Status::failure("cannot read '" + path +
+                               "': " + file.getError().message());
+  return openBuffer(std::move(*file), path, entry, device, bindings, compileMs);
+}
+
+rt::StatusOr<std::unique_ptr<Runner>>
+openSourceText(const std::string &text, const std::string &name,
+               const std::string &entry, const std::string &device,
+               const InputBindings &bindings, double &compileMs) {
+  return openBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name), name,
+                    entry, device, bindings, compileMs);
 }
 } // namespace plaidml::run

@@ -1,7 +1,7 @@
 //===- SourcesUnavailable.cpp - plaidml-run without the compiler ----------===//
 //
-// The runtime-only build of plaidml-run runs artifacts only; a source file
-// gets a message saying so instead of a compile.
+// The runtime-only build of PlaidMLRunner runs artifacts only; a source file
+// (or program text) gets a message saying so instead of a compile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,4 +22,12 @@ plaidml::run::openSource(const std::string &path, const std::string &,
       "' is not a compiled artifact, and this plaidml-run is the "
       "runtime-only build: compile it with plaidml-compile on a machine with "
       "the compiler");
+}
+
+rt::StatusOr<std::unique_ptr<Runner>>
+plaidml::run::openSourceText(const std::string &, const std::string &name,
+                             const std::string &entry,
+                             const std::string &device,
+                             const InputBindings &bindings, double &compileMs) {
+  return openSource(name, entry, device, bindings, compileMs);
 }

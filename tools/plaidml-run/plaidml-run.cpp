@@ -15,11 +15,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <random>
 #include <sys/stat.h>
 
 using namespace plaidml;
@@ -156,41 +154,6 @@ bool isArtifact(const std::string &path) {
   std::fclose(f);
   return n == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
          magic[3] == 'F';
-}
-
-/// Seeded inputs that are the same on every machine and device: floats in
-/// [-1, 1), integers in [-8, 8) (unsigned: [0, 16)), booleans 0/1.
-rt::HostArray randomArray(const rt::TensorSpec &spec, std::mt19937_64 &rng) {
-  rt::HostArray array;
-  array.dtype = spec.dtype;
-  array.shape = spec.shape;
-  array.bytes.assign(spec.getByteSize(), 0);
-  for (int64_t i = 0, e = spec.getNumElements(); i < e; ++i) {
-    uint64_t r = rng();
-    double v;
-    switch (spec.dtype) {
-    case rt::DType::i1:
-      v = static_cast<double>(r & 1);
-      break;
-    case rt::DType::ui8:
-    case rt::DType::ui16:
-    case rt::DType::ui32:
-    case rt::DType::ui64:
-      v = static_cast<double>(r % 16);
-      break;
-    case rt::DType::f16:
-    case rt::DType::bf16:
-    case rt::DType::f32:
-    case rt::DType::f64:
-      v = std::ldexp(static_cast<double>(r >> 11), -52) - 1.0;
-      break;
-    default:
-      v = static_cast<double>(static_cast<int64_t>(r % 16) - 8);
-      break;
-    }
-    rt::setElementFromDouble(array, i, v);
-  }
-  return array;
 }
 
 /// Prints `array` like NumPy: nested brackets, row-major.
