@@ -1,7 +1,7 @@
 //===- GpuProgram.cpp - The mgpu* launch ABI on Vulkan devices ------------===//
 //
 // GpuProgram (GpuProgram.h) and the mgpu* functions whose addresses fill a
-// GPU artifact's `_plaidml_gpu_abi` table. The functions find their program
+// GPU artifact's `_plaidml_gpu_abi` table, over a GpuBackend. The functions find their program
 // through a thread-local Call, set by GpuProgram::call and attach; they
 // return void (the ABI of gpu-to-llvm), so a failure is stored in the Call
 // and every later call of the same entry-point run is skipped. Streams and
@@ -14,7 +14,6 @@
 #include "GpuProgram.h"
 
 #include "plaidml/Runtime/GpuAbi.h"
-#include "plaidml/Runtime/Vulkan.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -31,11 +30,12 @@ namespace plaidml::rt {
 struct GpuProgram::Function {
   GpuModule *module = nullptr;
   std::string name;
-  std::unique_ptr<VulkanKernel> kernel;
+  std::unique_ptr<GpuBackendKernel> kernel;
 };
 
 struct GpuModule {
-  std::vector<uint32_t> words;
+  /// What mgpuModuleLoad received: SPIR-V words or OpenCL C text.
+  std::vector<char> bytes;
   std::map<std::string, std::unique_ptr<GpuProgram::Function>> functions;
 };
 
@@ -48,7 +48,7 @@ struct GpuProgram::Call {
   bool failed() const { return !error.ok(); }
   void fail(const std::string &what) {
     if (error.ok())
-      error = Status::failure(program->label + ": " + what);
+      error = Status::failure(program->backend->label() + ": " + what);
   }
 };
 } // namespace plaidml::rt
@@ -84,14 +84,13 @@ void *mgpuModuleLoad(void *data, int64_t size) {
   GpuProgram::Call *call = getCall("mgpuModuleLoad");
   if (!call || call->failed())
     return nullptr;
-  if (size <= 0 || size % 4 != 0) {
-    call->fail("kernel module of " + std::to_string(size) +
-               " bytes is not SPIR-V (not a positive multiple of 4 bytes)");
+  if (size <= 0) {
+    call->fail("empty kernel module");
     return nullptr;
   }
   auto module = std::make_unique<GpuModule>();
-  module->words.resize(static_cast<size_t>(size) / 4);
-  std::memcpy(module->words.data(), data, static_cast<size_t>(size));
+  const char *bytes = static_cast<const char *>(data);
+  module->bytes.assign(bytes, bytes + size);
   GpuModule *result = module.get();
   call->program->modules.push_back(std::move(module));
   return result;
@@ -153,25 +152,29 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY, int64_t grid
     call->fail(what + ": dynamic shared memory is not supported");
     return;
   }
-  const VulkanDeviceInfo &info = program.device->info();
+  GpuBackend &backend = *program.backend;
   int64_t grid[3] = {gridX, gridY, gridZ};
-  for (int i = 0; i < 3; ++i)
-    if (grid[i] < 0 || grid[i] > info.maxWorkgroupCount[i]) {
+  for (unsigned i = 0; i < 3; ++i)
+    if (grid[i] < 0 ||
+        static_cast<uint64_t>(grid[i]) > backend.maxWorkgroupCount(i)) {
       call->fail(what + ": " + std::to_string(grid[i]) + " workgroups in " +
                  "xyz"[i] + ", but the device allows at most " +
-                 std::to_string(info.maxWorkgroupCount[i]));
+                 std::to_string(backend.maxWorkgroupCount(i)));
       return;
     }
+  int64_t block[3] = {blockX, blockY, blockZ};
   int64_t invocations = blockX * blockY * blockZ;
-  if (invocations > info.maxWorkgroupInvocations) {
-    call->fail(what + ": workgroups of " + std::to_string(invocations) +
+  if (blockX < 1 || blockY < 1 || blockZ < 1 ||
+      static_cast<uint64_t>(invocations) > backend.maxWorkgroupInvocations()) {
+    call->fail(what + ": workgroups of " + std::to_string(blockX) + "x" +
+               std::to_string(blockY) + "x" + std::to_string(blockZ) +
                " invocations, but the device allows at most " +
-               std::to_string(info.maxWorkgroupInvocations));
+               std::to_string(backend.maxWorkgroupInvocations()));
     return;
   }
 
   unsigned numBuffers = static_cast<unsigned>(paramsCount / 2);
-  std::vector<VulkanBuffer *> buffers;
+  std::vector<GpuBackendBuffer *> buffers;
   for (unsigned i = 0; i < numBuffers; ++i) {
     void *pointer = *static_cast<void **>(params[2 * i]);
     int64_t bytes = *static_cast<int64_t *>(params[2 * i + 1]);
@@ -198,8 +201,8 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY, int64_t grid
   }
 
   if (!fn.kernel) {
-    StatusOr<std::unique_ptr<VulkanKernel>> kernel =
-        program.device->createKernel(fn.module->words, fn.name, numBuffers);
+    StatusOr<std::unique_ptr<GpuBackendKernel>> kernel =
+        backend.createKernel(fn.module->bytes, fn.name, numBuffers);
     if (!kernel.ok()) {
       call->fail(what + ": " + kernel.message());
       return;
@@ -211,9 +214,10 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY, int64_t grid
                std::to_string(fn.kernel->numBindings()));
     return;
   }
-  if (Status s = program.device->dispatch(
-          *fn.kernel, buffers, static_cast<uint32_t>(gridX),
-          static_cast<uint32_t>(gridY), static_cast<uint32_t>(gridZ));
+  auto u32 = [](int64_t v) { return static_cast<uint32_t>(v); };
+  if (Status s = backend.dispatch(
+          *fn.kernel, buffers, {u32(grid[0]), u32(grid[1]), u32(grid[2])},
+          {u32(block[0]), u32(block[1]), u32(block[2])});
       !s.ok())
     call->fail(what + ": " + s.message());
 }
@@ -256,13 +260,14 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *) {
   GpuProgram::Buffer *srcBuffer = program.lookup(src, srcOffset);
   Status status = Status::success();
   if (dstBuffer && srcBuffer)
-    status = program.device->copy(*dstBuffer->buffer, *srcBuffer->buffer,
-                                  bytes, dstOffset, srcOffset);
+    status = program.backend->copy(*dstBuffer->buffer, *srcBuffer->buffer,
+                                   bytes, dstOffset, srcOffset);
   else if (dstBuffer)
-    status = program.device->upload(*dstBuffer->buffer, src, bytes, dstOffset);
+    status =
+        program.backend->upload(*dstBuffer->buffer, src, bytes, dstOffset);
   else if (srcBuffer)
     status =
-        program.device->download(*srcBuffer->buffer, dst, bytes, srcOffset);
+        program.backend->download(*srcBuffer->buffer, dst, bytes, srcOffset);
   else
     std::memcpy(dst, src, bytes);
   if (!status.ok())
@@ -283,7 +288,7 @@ void fill(const char *function, void *dst, T value, size_t count) {
     return;
   }
   std::vector<T> values(count, value);
-  if (Status s = call->program->device->upload(
+  if (Status s = call->program->backend->upload(
           *buffer->buffer, values.data(), count * sizeof(T), offset);
       !s.ok())
     call->fail(std::string(function) + ": " + s.message());
@@ -326,7 +331,8 @@ private:
 //===----------------------------------------------------------------------===//
 
 StatusOr<std::unique_ptr<GpuProgram>>
-GpuProgram::attach(void *dlHandle, const Manifest &manifest, unsigned index) {
+GpuProgram::attach(void *dlHandle, const Manifest &manifest,
+                   const DeviceName &device) {
   auto *table = static_cast<void *const **>(
       dlsym(dlHandle, gpuabi::kTableSymbol));
   auto load = reinterpret_cast<void (*)()>(
@@ -338,21 +344,18 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest, unsigned index) {
                            gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
                            "' and '" + gpuabi::kUnloadSymbol + "'");
 
-  StatusOr<std::shared_ptr<VulkanDevice>> device = VulkanDevice::get(index);
-  if (!device.ok())
-    return device.status();
+  StatusOr<std::unique_ptr<GpuBackend>> backend =
+      device.kind == DeviceKind::OpenCL ? openOpenCLBackend(device.index)
+                                        : openVulkanBackend(device.index);
+  if (!backend.ok())
+    return backend.status();
   std::unique_ptr<GpuProgram> program(new GpuProgram());
-  program->device = *device;
-  const VulkanDeviceInfo &info = program->device->info();
-  program->label = "vulkan:" + std::to_string(index) + " (" + info.name + ")";
-
-  std::string missing;
-  for (const std::string &requirement : manifest.requirements)
-    if (!info.supportsSpirv(requirement))
-      missing += (missing.empty() ? "" : ", ") + requirement;
+  program->backend = std::move(*backend);
+  std::string missing =
+      program->backend->missingRequirements(manifest.requirements);
   if (!missing.empty())
     return Status::failure("its kernels need " + missing + ", which " +
-                           program->label + " does not support");
+                           program->backend->label() + " does not support");
   *table = abiTable;
 
   Call call;
@@ -383,8 +386,8 @@ GpuProgram::~GpuProgram() {
 
 StatusOr<void *> GpuProgram::allocate(size_t bytes, const std::string &what) {
   // Vulkan has no empty buffers; an empty tensor still gets a handle.
-  StatusOr<std::unique_ptr<VulkanBuffer>> buffer =
-      device->createBuffer(bytes == 0 ? 4 : bytes);
+  StatusOr<std::unique_ptr<GpuBackendBuffer>> buffer =
+      backend->createBuffer(bytes == 0 ? 4 : bytes);
   if (!buffer.ok())
     return buffer.status().withContext(what);
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -429,23 +432,23 @@ Status GpuProgram::upload(void *handle, const void *data, size_t bytes) {
   size_t offset = 0;
   Buffer *buffer = lookup(handle, offset);
   if (!buffer)
-    return Status::failure(label + ": upload to " + hex(handle) +
+    return Status::failure(backend->label() + ": upload to " + hex(handle) +
                            ", which is not a device buffer");
-  return device->upload(*buffer->buffer, data, bytes, offset);
+  return backend->upload(*buffer->buffer, data, bytes, offset);
 }
 
 Status GpuProgram::download(void *handle, void *data, size_t bytes) {
   size_t offset = 0;
   Buffer *buffer = lookup(handle, offset);
   if (!buffer)
-    return Status::failure(label + ": download from " + hex(handle) +
+    return Status::failure(backend->label() + ": download from " + hex(handle) +
                            ", which is not a device buffer");
-  return device->download(*buffer->buffer, data, bytes, offset);
+  return backend->download(*buffer->buffer, data, bytes, offset);
 }
 
 Status GpuProgram::synchronize() {
-  if (Status s = device->synchronize(); !s.ok())
-    return Status::failure(label + ": " + s.message());
+  if (Status s = backend->synchronize(); !s.ok())
+    return Status::failure(backend->label() + ": " + s.message());
   return Status::success();
 }
 
@@ -458,12 +461,12 @@ Status GpuProgram::call(void (*entry)(void **), void **handles) {
   }
   // Submit what was recorded even after a failure, so that nothing stays
   // half-recorded for the next call.
-  Status synced = device->synchronize();
+  Status synced = backend->synchronize();
   for (void *handle : call.frees)
     release(handle);
   if (call.failed())
     return call.error;
   if (!synced.ok())
-    return Status::failure(label + ": " + synced.message());
+    return Status::failure(backend->label() + ": " + synced.message());
   return Status::success();
 }

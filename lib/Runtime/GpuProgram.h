@@ -1,8 +1,8 @@
 //===- GpuProgram.h - A GPU artifact attached to a device -------*- C++ -*-===//
 //
 // The runtime half of the launch ABI (include/plaidml/Runtime/GpuAbi.h,
-// docs/ABI.md section 6) for Vulkan devices. A GpuProgram is a loaded GPU
-// artifact bound to one VulkanDevice: it fills the artifact's
+// docs/ABI.md section 6), for any GpuBackend (Vulkan, OpenCL). A GpuProgram
+// is a loaded GPU artifact bound to one device: it fills the artifact's
 // `_plaidml_gpu_abi` table, loads the kernel modules (`_plaidml_gpu_load`),
 // owns device buffers and hands the host code *handles* for them: addresses
 // of PROT_NONE reservations, unique in the process and never dereferenced,
@@ -16,6 +16,9 @@
 #ifndef PLAIDML_LIB_RUNTIME_GPUPROGRAM_H
 #define PLAIDML_LIB_RUNTIME_GPUPROGRAM_H
 
+#include "GpuBackend.h"
+
+#include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/Manifest.h"
 #include "plaidml/Runtime/Status.h"
 
@@ -28,17 +31,15 @@
 
 namespace plaidml::rt {
 
-class VulkanDevice;
-class VulkanBuffer;
 struct GpuModule;
 
 class GpuProgram {
 public:
   /// Binds the artifact opened as `dlHandle` (whose manifest is `manifest`)
-  /// to device `vulkan:index`: checks the manifest's requirements against
-  /// the device, fills the ABI table and loads the kernel modules.
+  /// to `device` (vulkan:N or opencl:N): checks the manifest's requirements
+  /// against the device, fills the ABI table and loads the kernel modules.
   static StatusOr<std::unique_ptr<GpuProgram>>
-  attach(void *dlHandle, const Manifest &manifest, unsigned index);
+  attach(void *dlHandle, const Manifest &manifest, const DeviceName &device);
   /// Unloads the kernel modules (before the library is closed).
   ~GpuProgram();
   GpuProgram(const GpuProgram &) = delete;
@@ -60,21 +61,20 @@ public:
   Status synchronize();
 
   /// "vulkan:0 (llvmpipe ...)".
-  const std::string &getDeviceLabel() const { return label; }
+  const std::string &getDeviceLabel() const { return backend->label(); }
 
   // The implementation of the mgpu* functions (GpuProgram.cpp).
   struct Call;
   struct Function;
   struct Buffer {
-    std::unique_ptr<VulkanBuffer> buffer;
+    std::unique_ptr<GpuBackendBuffer> buffer;
     size_t bytes = 0;
     size_t reserved = 0;
   };
   /// The buffer whose handle range holds `pointer`, and the offset.
   Buffer *lookup(const void *pointer, size_t &offset);
 
-  std::shared_ptr<VulkanDevice> device;
-  std::string label;
+  std::unique_ptr<GpuBackend> backend;
   std::vector<std::unique_ptr<GpuModule>> modules;
   void (*unload)() = nullptr;
 

@@ -176,9 +176,6 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
     return fail(std::string("compiled for device kind '") +
                 getDeviceKindName(m.device) + "', not for device '" +
                 options.device.str() + "'");
-  if (options.device.kind == DeviceKind::OpenCL)
-    return fail("device '" + options.device.str() +
-                "' is not supported by this runtime yet");
 
   const HostCpu &host = options.hostCpu ? *options.hostCpu : HostCpu::get();
   std::string arch = m.getArch().empty() ? host.arch : m.getArch();
@@ -198,9 +195,9 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
     library->functions.push_back(reinterpret_cast<EntryFunction>(fn));
   }
 
-  if (options.device.kind == DeviceKind::Vulkan) {
+  if (options.device.kind != DeviceKind::CPU) {
     StatusOr<std::unique_ptr<GpuProgram>> gpu =
-        GpuProgram::attach(handle, m, options.device.index);
+        GpuProgram::attach(handle, m, options.device);
     if (!gpu.ok())
       return fail(gpu.message());
     library->gpu = std::move(*gpu);

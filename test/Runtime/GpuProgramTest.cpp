@@ -1,17 +1,18 @@
 //===- GpuProgramTest.cpp - The runtime side of the GPU launch ABI --------===//
 //
 // Loads the hand-written GPU artifacts of Inputs/fake_gpu_artifact.cpp on
-// vulkan:0 and runs their entry points: kernels launched through the
+// vulkan:0 and opencl:0 and runs their entry points: kernels launched through the
 // _plaidml_gpu_abi table on device buffers (inputs uploaded by prepare(),
 // outputs downloaded by getOutputs()), a temporary buffer between two
 // dependent dispatches, memset and host-to-device copies, and every failure
 // of a launch reported as a message naming the device and the kernel. Skips
-// without a Vulkan device or without Inputs/add.spv.
+// without the device (or, for Vulkan, without Inputs/add.spv).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
 
+#include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Program.h"
 #include "plaidml/Runtime/Vulkan.h"
 
@@ -30,30 +31,46 @@ namespace {
       GTEST_SKIP() << "spirv-as was not found at build time: no add.spv";      \
   } while (false)
 
-LoadOptions onVulkan0() {
-  LoadOptions options;
-  options.device = {DeviceKind::Vulkan, 0};
-  return options;
-}
+#define SKIP_WITHOUT_OPENCL()                                                  \
+  do {                                                                         \
+    StatusOr<std::vector<OpenCLDeviceInfo>> devices =                          \
+        enumerateOpenCLDevices();                                              \
+    if (!devices.ok())                                                         \
+      GTEST_SKIP() << devices.message();                                       \
+    if (devices->empty())                                                      \
+      GTEST_SKIP() << "no OpenCL device";                                      \
+  } while (false)
 
-std::unique_ptr<Program> loadGood() {
+/// The artifact and device of a test.
+struct Target {
+  const char *artifact;
+  DeviceName device;
+  /// The kernel's name (OpenCL kernels cannot be called main).
+  std::string kernel;
+};
+const Target vulkan0{FAKE_GPU_ARTIFACT_GOOD, {DeviceKind::Vulkan, 0}, "main"};
+const Target opencl0{FAKE_GPU_ARTIFACT_OPENCL, {DeviceKind::OpenCL, 0},
+                     "add"};
+
+std::unique_ptr<Program> load(const Target &target) {
+  LoadOptions options;
+  options.device = target.device;
   StatusOr<std::unique_ptr<Program>> program =
-      Program::load(FAKE_GPU_ARTIFACT_GOOD, onVulkan0());
+      Program::load(target.artifact, options);
   EXPECT_TRUE(program.ok()) << program.message();
   return program.ok() ? std::move(*program) : nullptr;
 }
 
-std::string runError(const std::string &entry) {
-  std::unique_ptr<Program> program = loadGood();
+std::string runError(const Target &target, const std::string &entry) {
+  std::unique_ptr<Program> program = load(target);
   if (!program)
     return "(not loaded)";
   StatusOr<std::vector<HostArray>> out = program->run(entry, {});
   return out.ok() ? "(no error)" : out.message();
 }
 
-TEST(GpuProgram, DependentKernelsThroughATemporary) {
-  SKIP_WITHOUT_GPU();
-  std::unique_ptr<Program> program = loadGood();
+void checkDependentKernels(const Target &target) {
+  std::unique_ptr<Program> program = load(target);
   ASSERT_TRUE(program);
   std::vector<float> a(100), b(100), want(100);
   for (int i = 0; i < 100; ++i) {
@@ -67,7 +84,8 @@ TEST(GpuProgram, DependentKernelsThroughATemporary) {
   // No host buffers: they live on the device.
   EXPECT_TRUE(inv->getBuffers().empty());
   for (int run = 0; run < 3; ++run) {
-    ASSERT_TRUE(inv->execute().ok());
+    Status status = inv->execute();
+    ASSERT_TRUE(status.ok()) << status.message();
     StatusOr<HostArray> c = inv->getOutput(0);
     ASSERT_TRUE(c.ok()) << c.message();
     EXPECT_EQ(toF32(*c), want);
@@ -81,9 +99,8 @@ TEST(GpuProgram, DependentKernelsThroughATemporary) {
   EXPECT_EQ(toF32((*outs)[0])[10], 21.0f);
 }
 
-TEST(GpuProgram, MemsetAndHostCopies) {
-  SKIP_WITHOUT_GPU();
-  std::unique_ptr<Program> program = loadGood();
+void checkMemsetAndHostCopies(const Target &target) {
+  std::unique_ptr<Program> program = load(target);
   ASSERT_TRUE(program);
   StatusOr<std::vector<HostArray>> out = program->run("fill", {});
   ASSERT_TRUE(out.ok()) << out.message();
@@ -92,32 +109,66 @@ TEST(GpuProgram, MemsetAndHostCopies) {
   EXPECT_EQ(toF32((*out)[0]), want);
 }
 
-TEST(GpuProgram, LaunchErrorsNameDeviceAndKernel) {
-  SKIP_WITHOUT_GPU();
-  std::string bad = runError("bad_pointer");
-  EXPECT_NE(bad.find("vulkan:0 ("), std::string::npos) << bad;
-  EXPECT_NE(bad.find("kernel 'main': argument 0 ("), std::string::npos) << bad;
+void checkLaunchErrors(const Target &target, const std::string &kind) {
+  std::string bad = runError(target, "bad_pointer");
+  EXPECT_NE(bad.find(kind + ":0 ("), std::string::npos) << bad;
+  EXPECT_NE(bad.find("kernel '" + target.kernel + "': argument 0 ("),
+            std::string::npos)
+      << bad;
   EXPECT_NE(bad.find(") is not a device buffer"), std::string::npos) << bad;
 
-  std::string big = runError("big_grid");
-  EXPECT_NE(big.find("kernel 'main': 1099511627776 workgroups in x, but the "
-                     "device allows at most "),
+  std::string big = runError(target, "big_grid");
+  EXPECT_NE(big.find("kernel '" + target.kernel +
+                     "': 1099511627776 workgroups in x, but the device "
+                     "allows at most "),
             std::string::npos)
       << big;
 
-  std::string missing = runError("no_kernel");
+  std::string missing = runError(target, "no_kernel");
   EXPECT_NE(missing.find("kernel 'nosuch': "), std::string::npos) << missing;
 
   // A failed call leaves the device usable.
-  std::unique_ptr<Program> program = loadGood();
+  std::unique_ptr<Program> program = load(target);
   ASSERT_TRUE(program);
   EXPECT_TRUE(program->run("fill", {}).ok());
 }
 
+TEST(GpuProgram, DependentKernelsThroughATemporary) {
+  SKIP_WITHOUT_GPU();
+  checkDependentKernels(vulkan0);
+}
+
+TEST(GpuProgram, OpenCLDependentKernelsThroughATemporary) {
+  SKIP_WITHOUT_OPENCL();
+  checkDependentKernels(opencl0);
+}
+
+TEST(GpuProgram, OpenCLMemsetAndHostCopies) {
+  SKIP_WITHOUT_OPENCL();
+  checkMemsetAndHostCopies(opencl0);
+}
+
+TEST(GpuProgram, OpenCLLaunchErrors) {
+  SKIP_WITHOUT_OPENCL();
+  checkLaunchErrors(opencl0, "opencl");
+}
+
+TEST(GpuProgram, MemsetAndHostCopies) {
+  SKIP_WITHOUT_GPU();
+  checkMemsetAndHostCopies(vulkan0);
+}
+
+TEST(GpuProgram, LaunchErrorsNameDeviceAndKernel) {
+  SKIP_WITHOUT_GPU();
+  checkLaunchErrors(vulkan0, "vulkan");
+}
+
 TEST(GpuProgram, RequirementsAreCheckedAtLoad) {
   SKIP_WITHOUT_GPU();
+  LoadOptions options;
+  options.device = vulkan0.device;
   StatusOr<std::unique_ptr<Program>> program =
-      Program::load(FAKE_GPU_ARTIFACT_NEEDS, onVulkan0());
+      Program::load(FAKE_GPU_ARTIFACT_NEEDS, options);
   ASSERT_FALSE(program.ok());
   EXPECT_NE(program.message().find("its kernels need NoSuchCapability, which "
                                    "vulkan:0 ("),

@@ -6,7 +6,8 @@
 // Inputs/add.spv, c[i] = a[i] + b[i] with 64-wide workgroups) and
 // `_plaidml_gpu_unload`, and entry points that call the mgpu* functions
 // through the table the way gpu-to-llvm's host code does. FAKE_GPU_NEEDS
-// builds a variant whose manifest requires a capability no device has.
+// builds a variant whose manifest requires a capability no device has;
+// FAKE_GPU_OPENCL one for OpenCL devices, whose module is OpenCL C text.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +22,18 @@
 using namespace plaidml::gpuabi;
 
 #if defined(FAKE_GPU_NEEDS)
+#define DEVICE "vulkan"
 #define REQUIRES "Shader,NoSuchCapability"
+#elif defined(FAKE_GPU_OPENCL)
+#define DEVICE "opencl"
+#define REQUIRES "cl_khr_byte_addressable_store"
 #else
+#define DEVICE "vulkan"
 #define REQUIRES "Shader"
 #endif
 
 EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
-                                       "device vulkan\n"
+                                       "device " DEVICE "\n"
                                        "requires " REQUIRES "\n"
                                        "entry add _plaidml_entry_add\n"
                                        "input a 100xf32\n"
@@ -53,6 +59,22 @@ static Ret call(Args... args) {
 
 static void *module = nullptr;
 
+#if defined(FAKE_GPU_OPENCL)
+// OpenCL kernels cannot be called main.
+#define KERNEL "add"
+static const char kSource[] =
+    "__kernel void add(__global const float *a, __global const float *b,\n"
+    "                  __global float *c) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < 100) c[i] = a[i] + b[i];\n"
+    "}\n";
+
+EXPORT void _plaidml_gpu_load() {
+  module = call<mgpuModuleLoadSlot, void *>(const_cast<char *>(kSource),
+                                            int64_t(sizeof(kSource)));
+}
+#else
+#define KERNEL "main"
 EXPORT void _plaidml_gpu_load() {
   std::vector<char> bytes;
   if (FILE *f = std::fopen(ADD_SPV_PATH, "rb")) {
@@ -65,6 +87,7 @@ EXPORT void _plaidml_gpu_load() {
   module = call<mgpuModuleLoadSlot, void *>(static_cast<void *>(bytes.data()),
                                             static_cast<int64_t>(bytes.size()));
 }
+#endif
 
 EXPORT void _plaidml_gpu_unload() {
   call<mgpuModuleUnloadSlot, void>(module);
@@ -88,7 +111,7 @@ static void launch(void *function, int64_t gridX, void *stream,
 /// c = (a + b) + a, through a temporary device buffer.
 EXPORT void _plaidml_entry_add(void **buffers) {
   void *stream = call<mgpuStreamCreateSlot, void *>();
-  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, "main");
+  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, KERNEL);
   void *tmp = call<mgpuMemAllocSlot, void *>(uint64_t(400), stream, false);
   launch(fn, 2, stream, {buffers[0], buffers[1], tmp}, 400);
   launch(fn, 2, stream, {tmp, buffers[0], buffers[2]}, 400);
@@ -111,13 +134,13 @@ EXPORT void _plaidml_entry_fill(void **buffers) {
 /// A host pointer where a device buffer belongs.
 EXPORT void _plaidml_entry_bad_pointer(void **buffers) {
   static float host[100];
-  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, "main");
+  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, KERNEL);
   launch(fn, 2, nullptr, {host, buffers[0], buffers[0]}, 400);
 }
 
 /// More workgroups than any device allows in x.
 EXPORT void _plaidml_entry_big_grid(void **buffers) {
-  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, "main");
+  void *fn = call<mgpuModuleGetFunctionSlot, void *>(module, KERNEL);
   launch(fn, int64_t(1) << 40, nullptr, {buffers[0], buffers[0], buffers[0]},
          400);
 }

@@ -1,0 +1,80 @@
+//===- GpuBackend.h - What the launch ABI needs of a device -----*- C++ -*-===//
+//
+// GpuProgram (the runtime side of the mgpu* launch ABI) is written once
+// against this interface; VulkanBackend.cpp and OpenCLBackend.cpp adapt the
+// two device layers to it. A kernel module is what the artifact handed to
+// mgpuModuleLoad: SPIR-V words for Vulkan; OpenCL C text (or SPIR-V, for
+// devices that ingest it) for OpenCL. Private to lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_LIB_RUNTIME_GPUBACKEND_H
+#define PLAIDML_LIB_RUNTIME_GPUBACKEND_H
+
+#include "plaidml/Runtime/Status.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace plaidml::rt {
+
+/// A buffer on a backend's device.
+class GpuBackendBuffer {
+public:
+  virtual ~GpuBackendBuffer() = default;
+};
+
+/// A kernel ready to launch: one entry point of a module.
+class GpuBackendKernel {
+public:
+  virtual ~GpuBackendKernel() = default;
+  virtual unsigned numBindings() const = 0;
+};
+
+class GpuBackend {
+public:
+  virtual ~GpuBackend() = default;
+
+  /// "vulkan:0 (NVIDIA H200)": names the device in messages.
+  virtual const std::string &label() const = 0;
+  /// The entries of a manifest's `requires` line the device lacks,
+  /// comma-separated; empty when it has them all.
+  virtual std::string
+  missingRequirements(const std::vector<std::string> &requirements) const = 0;
+  virtual uint64_t maxWorkgroupCount(unsigned dim) const = 0;
+  virtual uint64_t maxWorkgroupInvocations() const = 0;
+
+  virtual StatusOr<std::unique_ptr<GpuBackendBuffer>>
+  createBuffer(size_t bytes) = 0;
+  /// Copies, ordered with the dispatches recorded before and after them.
+  virtual Status upload(GpuBackendBuffer &buffer, const void *data,
+                        size_t bytes, size_t offset) = 0;
+  virtual Status download(GpuBackendBuffer &buffer, void *data, size_t bytes,
+                          size_t offset) = 0;
+  virtual Status copy(GpuBackendBuffer &dst, GpuBackendBuffer &src,
+                      size_t bytes, size_t dstOffset, size_t srcOffset) = 0;
+
+  /// Kernel `name` of `module` whose buffers are bindings 0..numBindings-1.
+  virtual StatusOr<std::unique_ptr<GpuBackendKernel>>
+  createKernel(const std::vector<char> &module, const std::string &name,
+               unsigned numBindings) = 0;
+  /// Records a launch of `grid` workgroups of `block` invocations.
+  virtual Status dispatch(GpuBackendKernel &kernel,
+                          const std::vector<GpuBackendBuffer *> &buffers,
+                          std::array<uint32_t, 3> grid,
+                          std::array<uint32_t, 3> block) = 0;
+  /// Runs what was recorded and waits for it.
+  virtual Status synchronize() = 0;
+};
+
+/// The backends of "vulkan:N" and "opencl:N".
+StatusOr<std::unique_ptr<GpuBackend>> openVulkanBackend(unsigned index);
+StatusOr<std::unique_ptr<GpuBackend>> openOpenCLBackend(unsigned index);
+
+} // namespace plaidml::rt
+
+#endif // PLAIDML_LIB_RUNTIME_GPUBACKEND_H

@@ -1,0 +1,124 @@
+//===- VulkanBackend.cpp - The launch ABI on a Vulkan device --------------===//
+//
+// GpuBackend over VulkanDevice: modules are SPIR-V words, requirements are
+// SPIR-V capabilities and extensions (VulkanDeviceInfo::supportsSpirv), the
+// workgroup size is the module's LocalSize (the launch's block size is only
+// checked against the device's limit).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuBackend.h"
+
+#include "plaidml/Runtime/Vulkan.h"
+
+#include <cstring>
+
+using namespace plaidml::rt;
+
+namespace {
+struct VulkanBackendBuffer : GpuBackendBuffer {
+  std::unique_ptr<VulkanBuffer> buffer;
+};
+
+struct VulkanBackendKernel : GpuBackendKernel {
+  std::unique_ptr<VulkanKernel> kernel;
+  unsigned numBindings() const override { return kernel->numBindings(); }
+};
+
+VulkanBuffer &unwrap(GpuBackendBuffer &buffer) {
+  return *static_cast<VulkanBackendBuffer &>(buffer).buffer;
+}
+
+class VulkanBackend : public GpuBackend {
+public:
+  VulkanBackend(std::shared_ptr<VulkanDevice> device, std::string label)
+      : device(std::move(device)), name(std::move(label)) {}
+
+  const std::string &label() const override { return name; }
+
+  std::string missingRequirements(
+      const std::vector<std::string> &requirements) const override {
+    std::string missing;
+    for (const std::string &requirement : requirements)
+      if (!device->info().supportsSpirv(requirement))
+        missing += (missing.empty() ? "" : ", ") + requirement;
+    return missing;
+  }
+  uint64_t maxWorkgroupCount(unsigned dim) const override {
+    return device->info().maxWorkgroupCount[dim];
+  }
+  uint64_t maxWorkgroupInvocations() const override {
+    return device->info().maxWorkgroupInvocations;
+  }
+
+  StatusOr<std::unique_ptr<GpuBackendBuffer>>
+  createBuffer(size_t bytes) override {
+    StatusOr<std::unique_ptr<VulkanBuffer>> buffer =
+        device->createBuffer(bytes);
+    if (!buffer.ok())
+      return buffer.status();
+    auto result = std::make_unique<VulkanBackendBuffer>();
+    result->buffer = std::move(*buffer);
+    return std::unique_ptr<GpuBackendBuffer>(std::move(result));
+  }
+  Status upload(GpuBackendBuffer &buffer, const void *data, size_t bytes,
+                size_t offset) override {
+    return device->upload(unwrap(buffer), data, bytes, offset);
+  }
+  Status download(GpuBackendBuffer &buffer, void *data, size_t bytes,
+                  size_t offset) override {
+    return device->download(unwrap(buffer), data, bytes, offset);
+  }
+  Status copy(GpuBackendBuffer &dst, GpuBackendBuffer &src, size_t bytes,
+              size_t dstOffset, size_t srcOffset) override {
+    return device->copy(unwrap(dst), unwrap(src), bytes, dstOffset,
+                        srcOffset);
+  }
+
+  StatusOr<std::unique_ptr<GpuBackendKernel>>
+  createKernel(const std::vector<char> &module, const std::string &entry,
+               unsigned numBindings) override {
+    if (module.size() % 4 != 0)
+      return Status::failure("kernel module of " +
+                             std::to_string(module.size()) +
+                             " bytes is not SPIR-V (not a multiple of 4)");
+    std::vector<uint32_t> words(module.size() / 4);
+    std::memcpy(words.data(), module.data(), module.size());
+    StatusOr<std::unique_ptr<VulkanKernel>> kernel =
+        device->createKernel(words, entry, numBindings);
+    if (!kernel.ok())
+      return kernel.status();
+    auto result = std::make_unique<VulkanBackendKernel>();
+    result->kernel = std::move(*kernel);
+    return std::unique_ptr<GpuBackendKernel>(std::move(result));
+  }
+
+  Status dispatch(GpuBackendKernel &kernel,
+                  const std::vector<GpuBackendBuffer *> &buffers,
+                  std::array<uint32_t, 3> grid,
+                  std::array<uint32_t, 3>) override {
+    std::vector<VulkanBuffer *> vkBuffers;
+    for (GpuBackendBuffer *buffer : buffers)
+      vkBuffers.push_back(&unwrap(*buffer));
+    return device->dispatch(*static_cast<VulkanBackendKernel &>(kernel).kernel,
+                            vkBuffers, grid[0], grid[1], grid[2]);
+  }
+
+  Status synchronize() override { return device->synchronize(); }
+
+private:
+  std::shared_ptr<VulkanDevice> device;
+  std::string name;
+};
+} // namespace
+
+StatusOr<std::unique_ptr<GpuBackend>>
+plaidml::rt::openVulkanBackend(unsigned index) {
+  StatusOr<std::shared_ptr<VulkanDevice>> device = VulkanDevice::get(index);
+  if (!device.ok())
+    return device.status();
+  std::string label =
+      "vulkan:" + std::to_string(index) + " (" + (*device)->info().name + ")";
+  return std::unique_ptr<GpuBackend>(
+      new VulkanBackend(std::move(*device), std::move(label)));
+}
