@@ -34,8 +34,8 @@ VulkanTarget mlir::plaidml::resolveVulkanTarget(unsigned index) {
       rt::enumerateVulkanDevices();
   if (devices.ok() && index < devices->size()) {
     const rt::VulkanDeviceInfo &info = (*devices)[index];
-    target.description = "vulkan:" + std::to_string(index) + " (" +
-                         info.name + ")";
+    target.description =
+        "vulkan:" + std::to_string(index) + " (" + info.name + ")";
     target.caps = info.spirvCapabilities();
     target.exts = info.spirvExtensions();
     return target;
@@ -95,8 +95,8 @@ mlir::plaidml::collectSpirvRequirements(ModuleOp module) {
       auto object = dyn_cast<gpu::ObjectAttr>(attr);
       if (!object)
         continue;
-      if (llvm::Error e = scanSpirv(object.getObject().getValue(),
-                                    requirements)) {
+      if (llvm::Error e =
+              scanSpirv(object.getObject().getValue(), requirements)) {
         error = std::move(e);
         return WalkResult::interrupt();
       }
@@ -125,8 +125,9 @@ static void moveInitializers(llvm::Module &module, StringRef name,
       }
     array->eraseFromParent();
   }
-  std::stable_sort(functions.begin(), functions.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::stable_sort(
+      functions.begin(), functions.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
   auto *fn = llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
       llvm::GlobalValue::ExternalLinkage, symbol, module);

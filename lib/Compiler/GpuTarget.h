@@ -40,7 +40,8 @@ VulkanTarget resolveVulkanTarget(unsigned index);
 /// The SPIR-V capabilities and extensions declared by the kernels that
 /// gpu-module-to-binary serialized into `module`'s gpu.binary ops, sorted
 /// and unique.
-llvm::Expected<std::vector<std::string>> collectSpirvRequirements(ModuleOp module);
+llvm::Expected<std::vector<std::string>>
+collectSpirvRequirements(ModuleOp module);
 
 /// Rewrites the host code of a GPU artifact (GpuAbi.h): every `mgpu*`
 /// declaration becomes a stub calling through the `_plaidml_gpu_abi`

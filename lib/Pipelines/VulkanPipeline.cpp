@@ -83,7 +83,8 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   // 64-bit comparison of a scatter's bounds check wrong.
   arith::ArithIntRangeNarrowingOptions narrowing;
   narrowing.bitwidthsSupported = {32};
-  pm.addNestedPass<gpu::GPUModuleOp>(arith::createArithIntRangeNarrowing(narrowing));
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      arith::createArithIntRangeNarrowing(narrowing));
   // convert-gpu-to-spirv has no math patterns: expand what has no GLSL
   // instruction (tanh, powf, erf, ...), then math -> spirv.GL.* inside the
   // kernels.

@@ -1,11 +1,11 @@
 //===- GpuProgram.cpp - The mgpu* launch ABI on Vulkan devices ------------===//
 //
 // GpuProgram (GpuProgram.h) and the mgpu* functions whose addresses fill a
-// GPU artifact's `_plaidml_gpu_abi` table, over a GpuBackend. The functions find their program
-// through a thread-local Call, set by GpuProgram::call and attach; they
-// return void (the ABI of gpu-to-llvm), so a failure is stored in the Call
-// and every later call of the same entry-point run is skipped. Streams and
-// events are trivial: a device has one in-order queue and the device layer
+// GPU artifact's `_plaidml_gpu_abi` table, over a GpuBackend. The functions
+// find their program through a thread-local Call, set by GpuProgram::call and
+// attach; they return void (the ABI of gpu-to-llvm), so a failure is stored in
+// the Call and every later call of the same entry-point run is skipped. Streams
+// and events are trivial: a device has one in-order queue and the device layer
 // puts a barrier between dispatches that share a buffer, so recording in
 // host program order is already a correct schedule.
 //
@@ -113,8 +113,9 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   if (!call || call->failed())
     return nullptr;
   if (!module) {
-    call->fail(std::string("kernel '") + name + "' of a module that failed "
-                                                "to load");
+    call->fail(std::string("kernel '") + name +
+               "' of a module that failed "
+               "to load");
     return nullptr;
   }
   auto *m = static_cast<GpuModule *>(module);
@@ -127,10 +128,10 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   return function.get();
 }
 
-void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY, int64_t gridZ,
-                  int64_t blockX, int64_t blockY, int64_t blockZ,
-                  int32_t sharedBytes, void *, void **params, void **,
-                  int64_t paramsCount) {
+void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
+                      int64_t gridZ, int64_t blockX, int64_t blockY,
+                      int64_t blockZ, int32_t sharedBytes, void *,
+                      void **params, void **, int64_t paramsCount) {
   GpuProgram::Call *call = getCall("mgpuLaunchKernel");
   if (!call || call->failed())
     return;
@@ -263,16 +264,15 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *) {
     status = program.backend->copy(*dstBuffer->buffer, *srcBuffer->buffer,
                                    bytes, dstOffset, srcOffset);
   else if (dstBuffer)
-    status =
-        program.backend->upload(*dstBuffer->buffer, src, bytes, dstOffset);
+    status = program.backend->upload(*dstBuffer->buffer, src, bytes, dstOffset);
   else if (srcBuffer)
     status =
         program.backend->download(*srcBuffer->buffer, dst, bytes, srcOffset);
   else
     std::memcpy(dst, src, bytes);
   if (!status.ok())
-    call->fail("copy of " + std::to_string(bytes) + " bytes: " +
-               status.message());
+    call->fail("copy of " + std::to_string(bytes) +
+               " bytes: " + status.message());
 }
 
 template <typename T>
@@ -288,8 +288,8 @@ void fill(const char *function, void *dst, T value, size_t count) {
     return;
   }
   std::vector<T> values(count, value);
-  if (Status s = call->program->backend->upload(
-          *buffer->buffer, values.data(), count * sizeof(T), offset);
+  if (Status s = call->program->backend->upload(*buffer->buffer, values.data(),
+                                                count * sizeof(T), offset);
       !s.ok())
     call->fail(std::string(function) + ": " + s.message());
 }
@@ -310,7 +310,8 @@ void *const abiTable[] = {
     PLAIDML_GPU_ABI_FUNCTIONS(PLAIDML_GPU_ABI_ENTRY)
 #undef PLAIDML_GPU_ABI_ENTRY
 };
-static_assert(sizeof(abiTable) / sizeof(abiTable[0]) == plaidml::gpuabi::kNumSlots,
+static_assert(sizeof(abiTable) / sizeof(abiTable[0]) ==
+                  plaidml::gpuabi::kNumSlots,
               "every slot of the GPU ABI has an implementation");
 
 /// Sets `current` for the lifetime of the object.
@@ -333,12 +334,12 @@ private:
 StatusOr<std::unique_ptr<GpuProgram>>
 GpuProgram::attach(void *dlHandle, const Manifest &manifest,
                    const DeviceName &device) {
-  auto *table = static_cast<void *const **>(
-      dlsym(dlHandle, gpuabi::kTableSymbol));
-  auto load = reinterpret_cast<void (*)()>(
-      dlsym(dlHandle, gpuabi::kLoadSymbol));
-  auto unload = reinterpret_cast<void (*)()>(
-      dlsym(dlHandle, gpuabi::kUnloadSymbol));
+  auto *table =
+      static_cast<void *const **>(dlsym(dlHandle, gpuabi::kTableSymbol));
+  auto load =
+      reinterpret_cast<void (*)()>(dlsym(dlHandle, gpuabi::kLoadSymbol));
+  auto unload =
+      reinterpret_cast<void (*)()>(dlsym(dlHandle, gpuabi::kUnloadSymbol));
   if (!table || !load || !unload)
     return Status::failure(std::string("a GPU artifact must export '") +
                            gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
@@ -396,8 +397,8 @@ StatusOr<void *> GpuProgram::allocate(size_t bytes, const std::string &what) {
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (handle == MAP_FAILED)
     return Status::failure("cannot reserve " + std::to_string(reserved) +
-                           " bytes of address space for the handle of " +
-                           what + ": " + std::strerror(errno));
+                           " bytes of address space for the handle of " + what +
+                           ": " + std::strerror(errno));
   std::lock_guard<std::mutex> lock(mu);
   Buffer &entry = buffers[reinterpret_cast<uintptr_t>(handle)];
   entry.buffer = std::move(*buffer);

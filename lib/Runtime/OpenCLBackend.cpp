@@ -90,8 +90,7 @@ public:
   }
   Status copy(GpuBackendBuffer &dst, GpuBackendBuffer &src, size_t bytes,
               size_t dstOffset, size_t srcOffset) override {
-    return device->copy(unwrap(dst), unwrap(src), bytes, dstOffset,
-                        srcOffset);
+    return device->copy(unwrap(dst), unwrap(src), bytes, dstOffset, srcOffset);
   }
 
   StatusOr<std::unique_ptr<GpuBackendKernel>>

@@ -361,9 +361,8 @@ StatusOr<HostArray> Invocation::getOutput(size_t index) const {
   array.shape = spec.shape;
   if (device) {
     array.bytes.resize(device->sizes[slot]);
-    if (Status s = device->program.download(device->handles[slot],
-                                            array.bytes.data(),
-                                            array.bytes.size());
+    if (Status s = device->program.download(
+            device->handles[slot], array.bytes.data(), array.bytes.size());
         !s.ok())
       return s.withContext("output '" + spec.name + "'");
     return array;

@@ -1,8 +1,8 @@
 //===- GpuProgramTest.cpp - The runtime side of the GPU launch ABI --------===//
 //
 // Loads the hand-written GPU artifacts of Inputs/fake_gpu_artifact.cpp on
-// vulkan:0 and opencl:0 and runs their entry points: kernels launched through the
-// _plaidml_gpu_abi table on device buffers (inputs uploaded by prepare(),
+// vulkan:0 and opencl:0 and runs their entry points: kernels launched through
+// the _plaidml_gpu_abi table on device buffers (inputs uploaded by prepare(),
 // outputs downloaded by getOutputs()), a temporary buffer between two
 // dependent dispatches, memset and host-to-device copies, and every failure
 // of a launch reported as a message naming the device and the kernel. Skips
@@ -49,8 +49,7 @@ struct Target {
   std::string kernel;
 };
 const Target vulkan0{FAKE_GPU_ARTIFACT_GOOD, {DeviceKind::Vulkan, 0}, "main"};
-const Target opencl0{FAKE_GPU_ARTIFACT_OPENCL, {DeviceKind::OpenCL, 0},
-                     "add"};
+const Target opencl0{FAKE_GPU_ARTIFACT_OPENCL, {DeviceKind::OpenCL, 0}, "add"};
 
 std::unique_ptr<Program> load(const Target &target) {
   LoadOptions options;
@@ -92,7 +91,8 @@ void checkDependentKernels(const Target &target) {
   }
   // A new input is uploaded; the program outlives its Program object.
   program.reset();
-  ASSERT_TRUE(inv->setInput(1, makeF32({100}, std::vector<float>(100, 1))).ok());
+  ASSERT_TRUE(
+      inv->setInput(1, makeF32({100}, std::vector<float>(100, 1))).ok());
   ASSERT_TRUE(inv->execute().ok());
   StatusOr<std::vector<HostArray>> outs = inv->getOutputs();
   ASSERT_TRUE(outs.ok()) << outs.message();

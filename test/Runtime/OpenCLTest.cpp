@@ -14,8 +14,8 @@
 
 #include "TestUtil.h"
 
-#include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Device.h"
+#include "plaidml/Runtime/OpenCL.h"
 
 #include <gtest/gtest.h>
 

@@ -20,8 +20,8 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace plaidml::rt::test {

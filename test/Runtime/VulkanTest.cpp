@@ -15,8 +15,8 @@
 
 #include "TestUtil.h"
 
-#include "plaidml/Runtime/Vulkan.h"
 #include "plaidml/Runtime/Device.h"
+#include "plaidml/Runtime/Vulkan.h"
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,6 @@
 using namespace plaidml::rt;
 
 namespace {
-
 
 std::shared_ptr<VulkanDevice> device0() {
   StatusOr<std::shared_ptr<VulkanDevice>> device = VulkanDevice::get(0);

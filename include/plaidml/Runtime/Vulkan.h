@@ -65,11 +65,13 @@ struct VulkanDeviceInfo {
   /// One line: "llvmpipe (...) (cpu, driver ..., Vulkan 1.3.230, ...)".
   std::string describe() const;
   /// The SPIR-V capabilities kernels may declare on this device: Shader
-  /// (and Matrix, which it implies), and Float16, Float64, Int8, Int16, Int64, StorageBuffer8BitAccess,
-  /// StorageBuffer16BitAccess where the device has the feature.
+  /// (and Matrix, which it implies), and Float16, Float64, Int8, Int16, Int64,
+  /// StorageBuffer8BitAccess, StorageBuffer16BitAccess where the device has the
+  /// feature.
   std::vector<std::string> spirvCapabilities() const;
-  /// The SPIR-V extensions kernels may use: SPV_KHR_storage_buffer_storage_class
-  /// and the 8/16-bit storage extensions where the device has the feature.
+  /// The SPIR-V extensions kernels may use:
+  /// SPV_KHR_storage_buffer_storage_class and the 8/16-bit storage extensions
+  /// where the device has the feature.
   std::vector<std::string> spirvExtensions() const;
   /// Whether kernels needing `requirement` (a capability or extension name
   /// of the two lists above) can run on this device.

@@ -104,9 +104,9 @@ static LogicalResult rewriteHostFunction(func::FuncOp func) {
       return global.emitError() << "constant of type " << type
                                 << " has a layout the device copy does not "
                                    "support";
-    auto gpuAlloc = gpu::AllocOp::create(
-        builder, global.getLoc(), type, Type(), ValueRange(), ValueRange(),
-        ValueRange(), /*hostShared=*/false);
+    auto gpuAlloc = gpu::AllocOp::create(builder, global.getLoc(), type, Type(),
+                                         ValueRange(), ValueRange(),
+                                         ValueRange(), /*hostShared=*/false);
     global.getResult().replaceAllUsesWith(gpuAlloc.getMemref());
     gpu::MemcpyOp::create(builder, global.getLoc(), Type(), ValueRange(),
                           gpuAlloc.getMemref(), global.getResult());

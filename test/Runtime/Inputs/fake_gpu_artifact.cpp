@@ -32,22 +32,23 @@ using namespace plaidml::gpuabi;
 #define REQUIRES "Shader"
 #endif
 
-EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
-                                       "device " DEVICE "\n"
-                                       "requires " REQUIRES "\n"
-                                       "entry add _plaidml_entry_add\n"
-                                       "input a 100xf32\n"
-                                       "input b 100xf32\n"
-                                       "output c 100xf32\n"
-                                       "entry fill _plaidml_entry_fill\n"
-                                       "output c 100xf32\n"
-                                       "entry bad_pointer _plaidml_entry_bad_pointer\n"
-                                       "output c 100xf32\n"
-                                       "entry big_grid _plaidml_entry_big_grid\n"
-                                       "output c 100xf32\n"
-                                       "entry no_kernel _plaidml_entry_no_kernel\n"
-                                       "output c 100xf32\n"
-                                       "end\n";
+EXPORT const char plaidml_manifest[] =
+    "plaidml-artifact 1\n"
+    "device " DEVICE "\n"
+    "requires " REQUIRES "\n"
+    "entry add _plaidml_entry_add\n"
+    "input a 100xf32\n"
+    "input b 100xf32\n"
+    "output c 100xf32\n"
+    "entry fill _plaidml_entry_fill\n"
+    "output c 100xf32\n"
+    "entry bad_pointer _plaidml_entry_bad_pointer\n"
+    "output c 100xf32\n"
+    "entry big_grid _plaidml_entry_big_grid\n"
+    "output c 100xf32\n"
+    "entry no_kernel _plaidml_entry_no_kernel\n"
+    "output c 100xf32\n"
+    "end\n";
 
 EXPORT void *const *_plaidml_gpu_abi = nullptr;
 
@@ -89,9 +90,7 @@ EXPORT void _plaidml_gpu_load() {
 }
 #endif
 
-EXPORT void _plaidml_gpu_unload() {
-  call<mgpuModuleUnloadSlot, void>(module);
-}
+EXPORT void _plaidml_gpu_unload() { call<mgpuModuleUnloadSlot, void>(module); }
 
 /// gpu-to-llvm's launch: (pointer, byte size) pairs.
 static void launch(void *function, int64_t gridX, void *stream,
@@ -104,8 +103,8 @@ static void launch(void *function, int64_t gridX, void *stream,
   }
   call<mgpuLaunchKernelSlot, void>(
       function, gridX, int64_t(1), int64_t(1), int64_t(64), int64_t(1),
-      int64_t(1), int32_t(0), stream, params.data(), static_cast<void **>(nullptr),
-      static_cast<int64_t>(params.size()));
+      int64_t(1), int32_t(0), stream, params.data(),
+      static_cast<void **>(nullptr), static_cast<int64_t>(params.size()));
 }
 
 /// c = (a + b) + a, through a temporary device buffer.
