@@ -1,4 +1,4 @@
-//===- GpuAbi.h - The launch ABI between GPU artifacts and runtime -*- C++ -*-//
+//===- GpuAbi.h - The launch ABI of GPU artifacts ------------*- C++ -*-===//
 //
 // The host code of a GPU artifact calls the `mgpu*` functions that upstream
 // `gpu-to-llvm` emits (docs/ABI.md section 6). The artifact does not import
