@@ -256,3 +256,15 @@ plaidml::rt::listDevices(std::vector<std::string> *notes) {
   }
   return devices;
 }
+
+Status plaidml::rt::checkDeviceAvailable(const DeviceName &device) {
+  switch (device.kind) {
+  case DeviceKind::CPU:
+    return Status::success();
+  case DeviceKind::Vulkan:
+    return VulkanDevice::get(device.index).status();
+  case DeviceKind::OpenCL:
+    return OpenCLDevice::get(device.index).status();
+  }
+  return Status::success();
+}

@@ -300,6 +300,9 @@ int main(int argc, char **argv) {
   } else if (rt::StatusOr<rt::DeviceName> d = rt::parseDeviceName(opts.device);
              !d.ok()) {
     return fail(d.message());
+  } else if (rt::Status s = rt::checkDeviceAvailable(*d); !s.ok()) {
+    // Before compiling for a device that is not there.
+    return fail(s.message());
   }
   struct stat st;
   if (stat(opts.file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))

@@ -81,6 +81,12 @@ struct DeviceInfo {
 /// ("Vulkan unavailable: ...", "OpenCL unavailable: ...").
 std::vector<DeviceInfo> listDevices(std::vector<std::string> *notes = nullptr);
 
+/// Whether `device` exists on this machine and opens (the CPU always does):
+/// for vulkan:N and opencl:N, opens the device (which loading a program
+/// would do anyway). The failure says why, e.g. "no Vulkan device vulkan:5
+/// (found 1: vulkan:0 to vulkan:0)".
+Status checkDeviceAvailable(const DeviceName &device);
+
 } // namespace plaidml::rt
 
 #endif // PLAIDML_RUNTIME_DEVICE_H
