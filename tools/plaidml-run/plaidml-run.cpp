@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Args.h"
 #include "Runner.h"
 
 #include "plaidml/Runtime/Device.h"
@@ -68,25 +69,10 @@ std::optional<int64_t> parseCount(const std::string &s) {
 
 /// Parses argv into `opts`; returns an error message on bad usage.
 std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool hasValue = false;
-    if (arg.rfind("--", 0) == 0) {
-      size_t eq = arg.find('=');
-      if (eq != std::string::npos) {
-        value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-        hasValue = true;
-      }
-    }
-    auto next = [&]() -> std::optional<std::string> {
-      if (hasValue)
-        return value;
-      if (i + 1 >= argc)
-        return std::nullopt;
-      return std::string(argv[++i]);
-    };
+  ArgWalker args(argc, argv);
+  while (args.next()) {
+    const std::string arg = args.name();
+    auto next = [&] { return args.value(); };
     auto keyValue = [&](std::map<std::string, std::string> &into)
         -> std::optional<std::string> {
       std::optional<std::string> v = next();
@@ -116,11 +102,11 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
         return err;
     } else if (arg == "--random-inputs") {
       opts.randomSeed = 0;
-      if (hasValue) {
-        std::optional<int64_t> seed = parseCount(value);
+      if (const std::optional<std::string> &value = args.getInlineValue()) {
+        std::optional<int64_t> seed = parseCount(*value);
         if (!seed)
           return "--random-inputs takes a non-negative integer seed, got '" +
-                 value + "'";
+                 *value + "'";
         opts.randomSeed = *seed;
       }
     } else if (arg == "--repeat" || arg == "--warmup") {

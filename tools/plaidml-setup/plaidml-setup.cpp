@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Args.h"
 #include "Runner.h"
 
 #include "plaidml/Runtime/Device.h"
@@ -72,25 +73,11 @@ struct Options {
 
 /// Parses argv into `opts`; returns an error message on bad usage.
 std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool hasValue = false;
-    if (arg.rfind("--", 0) == 0) {
-      size_t eq = arg.find('=');
-      if (eq != std::string::npos) {
-        value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-        hasValue = true;
-      }
-    }
-    auto next = [&]() -> std::optional<std::string> {
-      if (hasValue)
-        return value;
-      if (i + 1 >= argc)
-        return std::nullopt;
-      return std::string(argv[++i]);
-    };
+  ArgWalker args(argc, argv);
+  while (args.next()) {
+    const std::string arg = args.name();
+    bool hasValue = args.hasInlineValue();
+    auto next = [&] { return args.value(); };
     bool isFlag = arg == "--yes" || arg == "-y" || arg == "--no-save" ||
                   arg == "--list" || arg == "--help" || arg == "-h";
     if (isFlag && hasValue)
