@@ -71,6 +71,57 @@ public:
   virtual Status synchronize() = 0;
 };
 
+/// The part of a backend that only forwards to a device layer (VulkanDevice
+/// and OpenCLDevice have the same buffer interface): buffers, copies and
+/// synchronization.
+template <typename Device, typename Buffer>
+class DeviceBackendBase : public GpuBackend {
+public:
+  explicit DeviceBackendBase(std::shared_ptr<Device> device)
+      : device(std::move(device)) {}
+
+  StatusOr<std::unique_ptr<GpuBackendBuffer>>
+  createBuffer(size_t bytes) override {
+    StatusOr<std::unique_ptr<Buffer>> buffer = device->createBuffer(bytes);
+    if (!buffer.ok())
+      return buffer.status();
+    auto result = std::make_unique<WrappedBuffer>();
+    result->buffer = std::move(*buffer);
+    return std::unique_ptr<GpuBackendBuffer>(std::move(result));
+  }
+  Status upload(GpuBackendBuffer &buffer, const void *data, size_t bytes,
+                size_t offset) override {
+    return device->upload(unwrap(buffer), data, bytes, offset);
+  }
+  Status download(GpuBackendBuffer &buffer, void *data, size_t bytes,
+                  size_t offset) override {
+    return device->download(unwrap(buffer), data, bytes, offset);
+  }
+  Status copy(GpuBackendBuffer &dst, GpuBackendBuffer &src, size_t bytes,
+              size_t dstOffset, size_t srcOffset) override {
+    return device->copy(unwrap(dst), unwrap(src), bytes, dstOffset, srcOffset);
+  }
+  Status synchronize() override { return device->synchronize(); }
+
+protected:
+  struct WrappedBuffer : GpuBackendBuffer {
+    std::unique_ptr<Buffer> buffer;
+  };
+  static Buffer &unwrap(GpuBackendBuffer &buffer) {
+    return *static_cast<WrappedBuffer &>(buffer).buffer;
+  }
+  /// The device layer's buffers of `buffers`.
+  static std::vector<Buffer *>
+  unwrapAll(const std::vector<GpuBackendBuffer *> &buffers) {
+    std::vector<Buffer *> result;
+    for (GpuBackendBuffer *buffer : buffers)
+      result.push_back(&unwrap(*buffer));
+    return result;
+  }
+
+  std::shared_ptr<Device> device;
+};
+
 /// The backends of "vulkan:N" and "opencl:N".
 StatusOr<std::unique_ptr<GpuBackend>> openVulkanBackend(unsigned index);
 StatusOr<std::unique_ptr<GpuBackend>> openOpenCLBackend(unsigned index);

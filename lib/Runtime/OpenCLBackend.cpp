@@ -18,19 +18,12 @@
 using namespace plaidml::rt;
 
 namespace {
-struct OpenCLBackendBuffer : GpuBackendBuffer {
-  std::unique_ptr<OpenCLBuffer> buffer;
-};
 
 struct OpenCLBackendKernel : GpuBackendKernel {
   std::unique_ptr<OpenCLKernel> kernel;
   unsigned bindings = 0;
   unsigned numBindings() const override { return bindings; }
 };
-
-OpenCLBuffer &unwrap(GpuBackendBuffer &buffer) {
-  return *static_cast<OpenCLBackendBuffer &>(buffer).buffer;
-}
 
 bool isSpirv(const std::vector<char> &module) {
   uint32_t magic = 0;
@@ -40,10 +33,10 @@ bool isSpirv(const std::vector<char> &module) {
   return magic == 0x07230203;
 }
 
-class OpenCLBackend : public GpuBackend {
+class OpenCLBackend : public DeviceBackendBase<OpenCLDevice, OpenCLBuffer> {
 public:
   explicit OpenCLBackend(std::shared_ptr<OpenCLDevice> device)
-      : device(std::move(device)) {}
+      : DeviceBackendBase(std::move(device)) {}
 
   const std::string &label() const override { return device->label(); }
 
@@ -68,29 +61,6 @@ public:
   }
   uint64_t maxWorkgroupInvocations() const override {
     return device->info().maxWorkgroupSize;
-  }
-
-  StatusOr<std::unique_ptr<GpuBackendBuffer>>
-  createBuffer(size_t bytes) override {
-    StatusOr<std::unique_ptr<OpenCLBuffer>> buffer =
-        device->createBuffer(bytes);
-    if (!buffer.ok())
-      return buffer.status();
-    auto result = std::make_unique<OpenCLBackendBuffer>();
-    result->buffer = std::move(*buffer);
-    return std::unique_ptr<GpuBackendBuffer>(std::move(result));
-  }
-  Status upload(GpuBackendBuffer &buffer, const void *data, size_t bytes,
-                size_t offset) override {
-    return device->upload(unwrap(buffer), data, bytes, offset);
-  }
-  Status download(GpuBackendBuffer &buffer, void *data, size_t bytes,
-                  size_t offset) override {
-    return device->download(unwrap(buffer), data, bytes, offset);
-  }
-  Status copy(GpuBackendBuffer &dst, GpuBackendBuffer &src, size_t bytes,
-              size_t dstOffset, size_t srcOffset) override {
-    return device->copy(unwrap(dst), unwrap(src), bytes, dstOffset, srcOffset);
   }
 
   StatusOr<std::unique_ptr<GpuBackendKernel>>
@@ -133,20 +103,12 @@ public:
                   const std::vector<GpuBackendBuffer *> &buffers,
                   std::array<uint32_t, 3> grid,
                   std::array<uint32_t, 3> block) override {
-    std::vector<OpenCLBuffer *> clBuffers;
-    for (GpuBackendBuffer *buffer : buffers)
-      clBuffers.push_back(&unwrap(*buffer));
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
       return Status::success();
     return device->launch(*static_cast<OpenCLBackendKernel &>(kernel).kernel,
-                          clBuffers, {grid[0], grid[1], grid[2]},
+                          unwrapAll(buffers), {grid[0], grid[1], grid[2]},
                           {block[0], block[1], block[2]});
   }
-
-  Status synchronize() override { return device->synchronize(); }
-
-private:
-  std::shared_ptr<OpenCLDevice> device;
 };
 } // namespace
 

@@ -16,23 +16,16 @@
 using namespace plaidml::rt;
 
 namespace {
-struct VulkanBackendBuffer : GpuBackendBuffer {
-  std::unique_ptr<VulkanBuffer> buffer;
-};
 
 struct VulkanBackendKernel : GpuBackendKernel {
   std::unique_ptr<VulkanKernel> kernel;
   unsigned numBindings() const override { return kernel->numBindings(); }
 };
 
-VulkanBuffer &unwrap(GpuBackendBuffer &buffer) {
-  return *static_cast<VulkanBackendBuffer &>(buffer).buffer;
-}
-
-class VulkanBackend : public GpuBackend {
+class VulkanBackend : public DeviceBackendBase<VulkanDevice, VulkanBuffer> {
 public:
   VulkanBackend(std::shared_ptr<VulkanDevice> device, std::string label)
-      : device(std::move(device)), name(std::move(label)) {}
+      : DeviceBackendBase(std::move(device)), name(std::move(label)) {}
 
   const std::string &label() const override { return name; }
 
@@ -49,29 +42,6 @@ public:
   }
   uint64_t maxWorkgroupInvocations() const override {
     return device->info().maxWorkgroupInvocations;
-  }
-
-  StatusOr<std::unique_ptr<GpuBackendBuffer>>
-  createBuffer(size_t bytes) override {
-    StatusOr<std::unique_ptr<VulkanBuffer>> buffer =
-        device->createBuffer(bytes);
-    if (!buffer.ok())
-      return buffer.status();
-    auto result = std::make_unique<VulkanBackendBuffer>();
-    result->buffer = std::move(*buffer);
-    return std::unique_ptr<GpuBackendBuffer>(std::move(result));
-  }
-  Status upload(GpuBackendBuffer &buffer, const void *data, size_t bytes,
-                size_t offset) override {
-    return device->upload(unwrap(buffer), data, bytes, offset);
-  }
-  Status download(GpuBackendBuffer &buffer, void *data, size_t bytes,
-                  size_t offset) override {
-    return device->download(unwrap(buffer), data, bytes, offset);
-  }
-  Status copy(GpuBackendBuffer &dst, GpuBackendBuffer &src, size_t bytes,
-              size_t dstOffset, size_t srcOffset) override {
-    return device->copy(unwrap(dst), unwrap(src), bytes, dstOffset, srcOffset);
   }
 
   StatusOr<std::unique_ptr<GpuBackendKernel>>
@@ -96,17 +66,11 @@ public:
                   const std::vector<GpuBackendBuffer *> &buffers,
                   std::array<uint32_t, 3> grid,
                   std::array<uint32_t, 3>) override {
-    std::vector<VulkanBuffer *> vkBuffers;
-    for (GpuBackendBuffer *buffer : buffers)
-      vkBuffers.push_back(&unwrap(*buffer));
     return device->dispatch(*static_cast<VulkanBackendKernel &>(kernel).kernel,
-                            vkBuffers, grid[0], grid[1], grid[2]);
+                            unwrapAll(buffers), grid[0], grid[1], grid[2]);
   }
 
-  Status synchronize() override { return device->synchronize(); }
-
 private:
-  std::shared_ptr<VulkanDevice> device;
   std::string name;
 };
 } // namespace

@@ -31,16 +31,6 @@ namespace {
       GTEST_SKIP() << "spirv-as was not found at build time: no add.spv";      \
   } while (false)
 
-#define SKIP_WITHOUT_OPENCL()                                                  \
-  do {                                                                         \
-    StatusOr<std::vector<OpenCLDeviceInfo>> devices =                          \
-        enumerateOpenCLDevices();                                              \
-    if (!devices.ok())                                                         \
-      GTEST_SKIP() << devices.message();                                       \
-    if (devices->empty())                                                      \
-      GTEST_SKIP() << "no OpenCL device";                                      \
-  } while (false)
-
 /// The artifact and device of a test.
 struct Target {
   const char *artifact;

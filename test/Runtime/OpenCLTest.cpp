@@ -26,16 +26,6 @@ using namespace plaidml::rt;
 
 namespace {
 
-#define SKIP_WITHOUT_OPENCL()                                                  \
-  do {                                                                         \
-    StatusOr<std::vector<OpenCLDeviceInfo>> devices =                          \
-        enumerateOpenCLDevices();                                              \
-    if (!devices.ok())                                                         \
-      GTEST_SKIP() << devices.message();                                       \
-    if (devices->empty())                                                      \
-      GTEST_SKIP() << "no OpenCL device";                                      \
-  } while (false)
-
 std::shared_ptr<OpenCLDevice> device0() {
   StatusOr<std::shared_ptr<OpenCLDevice>> device = OpenCLDevice::get(0);
   EXPECT_TRUE(device.ok()) << device.message();

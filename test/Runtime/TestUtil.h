@@ -3,7 +3,8 @@
 // A temporary directory that removes itself, an environment variable setting
 // that restores the old value, file writing, a HostArray built from a list
 // of floats, float buffers on a device (Vulkan or OpenCL) and the skip of
-// tests that need a Vulkan device: the small pieces the runtime tests share.
+// tests that need a Vulkan or OpenCL device: the small pieces the runtime tests
+// share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define PLAIDML_TEST_RUNTIME_TESTUTIL_H
 
 #include "plaidml/Runtime/HostArray.h"
+#include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Vulkan.h"
 
 #include <gtest/gtest.h>
@@ -129,6 +131,17 @@ std::vector<float> readFloats(Device &device, const Buffer &buffer) {
       GTEST_SKIP() << devices.message();                                       \
     if (devices->empty())                                                      \
       GTEST_SKIP() << "no Vulkan physical device";                             \
+  } while (false)
+
+/// Skips the test, with the reason, when there is no OpenCL device.
+#define SKIP_WITHOUT_OPENCL()                                                  \
+  do {                                                                         \
+    ::plaidml::rt::StatusOr<std::vector<::plaidml::rt::OpenCLDeviceInfo>>      \
+        devices = ::plaidml::rt::enumerateOpenCLDevices();                     \
+    if (!devices.ok())                                                         \
+      GTEST_SKIP() << devices.message();                                       \
+    if (devices->empty())                                                      \
+      GTEST_SKIP() << "no OpenCL device";                                      \
   } while (false)
 
 #endif // PLAIDML_TEST_RUNTIME_TESTUTIL_H
