@@ -611,38 +611,11 @@ TEST(OpenCL, ThreadsShareADevice) {
   StatusOr<std::unique_ptr<OpenCLKernel>> add =
       kernel(*device, kKernels, "add");
   ASSERT_TRUE(add.ok()) << add.message();
-  std::atomic<int> failures{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] {
-      const uint32_t n = 200;
-      for (int iter = 0; iter < 20; ++iter) {
-        float base = static_cast<float>(t * 1000 + iter);
-        std::vector<float> a(n, base), b(n), c(n, -1.0f);
-        for (uint32_t i = 0; i < n; ++i)
-          b[i] = static_cast<float>(i);
-        auto bufA = device->createBuffer(n * 4),
-             bufB = device->createBuffer(n * 4),
-             bufC = device->createBuffer(n * 4);
-        if (!bufA.ok() || !bufB.ok() || !bufC.ok() ||
-            !device->upload(**bufA, a.data(), n * 4).ok() ||
-            !device->upload(**bufB, b.data(), n * 4).ok() ||
-            !device
-                 ->launch(**add, {bufA->get(), bufB->get(), bufC->get()},
-                          {4, 1, 1}, {64, 1, 1}, {OpenCLScalar::of(n)})
-                 .ok() ||
-            !device->download(**bufC, c.data(), n * 4).ok()) {
-          ++failures;
-          return;
-        }
-        for (uint32_t i = 0; i < n; ++i)
-          if (c[i] != base + static_cast<float>(i)) {
-            ++failures;
-            return;
-          }
-      }
-    });
-  for (std::thread &thread : threads)
-    thread.join();
-  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(test::runThreadsSharingADevice(
+                *device,
+                [&](OpenCLBuffer *a, OpenCLBuffer *b, OpenCLBuffer *c) {
+                  return device->launch(**add, {a, b, c}, {4, 1, 1}, {64, 1, 1},
+                                        {OpenCLScalar::of(uint32_t(200))});
+                }),
+            0);
 }

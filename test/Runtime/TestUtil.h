@@ -17,12 +17,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -118,6 +120,45 @@ std::vector<float> readFloats(Device &device, const Buffer &buffer) {
       device.download(buffer, values.data(), values.size() * sizeof(float));
   EXPECT_TRUE(status.ok()) << status.message();
   return values;
+}
+
+/// Four threads, each 20 times: upload a (= base) and b (= 0, 1, ...) into
+/// buffers of its own on the one `device`, run `add(a, b, c)` (a kernel
+/// computing c = a + b over 200 floats) and check c. Returns the number of
+/// failed iterations.
+template <typename Device, typename Add>
+int runThreadsSharingADevice(Device &device, Add add) {
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      const size_t n = 200;
+      for (int iter = 0; iter < 20; ++iter) {
+        float base = static_cast<float>(t * 1000 + iter);
+        std::vector<float> a(n, base), b(n), c(n, -1.0f);
+        for (size_t i = 0; i < n; ++i)
+          b[i] = static_cast<float>(i);
+        auto bufA = device.createBuffer(n * 4),
+             bufB = device.createBuffer(n * 4),
+             bufC = device.createBuffer(n * 4);
+        if (!bufA.ok() || !bufB.ok() || !bufC.ok() ||
+            !device.upload(**bufA, a.data(), n * 4).ok() ||
+            !device.upload(**bufB, b.data(), n * 4).ok() ||
+            !add(bufA->get(), bufB->get(), bufC->get()).ok() ||
+            !device.download(**bufC, c.data(), n * 4).ok()) {
+          ++failures;
+          return;
+        }
+        for (size_t i = 0; i < n; ++i)
+          if (c[i] != base + static_cast<float>(i)) {
+            ++failures;
+            return;
+          }
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  return failures.load();
 }
 
 } // namespace plaidml::rt::test

@@ -339,40 +339,12 @@ TEST(Vulkan, ThreadsShareADevice) {
   StatusOr<std::unique_ptr<VulkanKernel>> kernel =
       device->createKernel(words, "main", 3);
   ASSERT_TRUE(kernel.ok()) << kernel.message();
-  std::atomic<int> failures{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] {
-      const size_t n = 200;
-      for (int iter = 0; iter < 20; ++iter) {
-        float base = static_cast<float>(t * 1000 + iter);
-        std::vector<float> a(n, base), b(n), c(n, -1.0f);
-        for (size_t i = 0; i < n; ++i)
-          b[i] = static_cast<float>(i);
-        auto bufA = device->createBuffer(n * 4),
-             bufB = device->createBuffer(n * 4),
-             bufC = device->createBuffer(n * 4);
-        if (!bufA.ok() || !bufB.ok() || !bufC.ok() ||
-            !device->upload(**bufA, a.data(), n * 4).ok() ||
-            !device->upload(**bufB, b.data(), n * 4).ok() ||
-            !device
-                 ->dispatch(**kernel, {bufA->get(), bufB->get(), bufC->get()},
-                            4)
-                 .ok() ||
-            !device->download(**bufC, c.data(), n * 4).ok()) {
-          ++failures;
-          return;
-        }
-        for (size_t i = 0; i < n; ++i)
-          if (c[i] != base + static_cast<float>(i)) {
-            ++failures;
-            return;
-          }
-      }
-    });
-  for (std::thread &thread : threads)
-    thread.join();
-  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(test::runThreadsSharingADevice(
+                *device,
+                [&](VulkanBuffer *a, VulkanBuffer *b, VulkanBuffer *c) {
+                  return device->dispatch(**kernel, {a, b, c}, 4);
+                }),
+            0);
 }
 
 TEST(Vulkan, BadSpirv) {
