@@ -3,7 +3,8 @@
 // The pass pipelines that take Tile-dialect programs to a target, with typed
 // options, as C++ functions other compilers can call (DESIGN.md section 4).
 // The textual registrations (-plaidml-cpu-pipeline, ...) are for tests and
-// plaidml-opt. docs/CpuPipeline.md describes the CPU stages and pass order.
+// plaidml-opt. docs/CpuPipeline.md and VulkanPipeline.md describe the stages
+// and pass order of each target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +73,24 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 
 /// Registers -plaidml-cpu-pipeline and -plaidml-cpu-lowering-pipeline.
 void registerCpuPipelines();
+
+/// The GPU mapping every GPU target shares (docs/VulkanPipeline.md steps
+/// 2-7): plaidml-gpu-configure{max-workgroup-size},
+/// plaidml-gpu-tile-workgroups, lower-affine, gpu-map-parallel-loops,
+/// convert-parallel-loops-to-gpu, canonicalize,
+/// gpu-launch-sink-index-computations and gpu-kernel-outlining. From ABI-form
+/// functions to host functions that `gpu.launch_func` one `gpu.module` per
+/// outermost loop nest, kernels taking only memrefs. Add it to a pass manager
+/// on `builtin.module`.
+void buildGpuMappingPipeline(OpPassManager &pm, int64_t maxWorkgroupSize);
+
+/// The host half every GPU target shares, once its kernels are `gpu.binary`
+/// ops: device buffers (plaidml-gpu-host-buffers), i1 buffers passed as
+/// bytes, one stream (gpu-async-region), and the host code to the LLVM
+/// dialect with the launch ABI of docs/ABI.md section 6 (gpu-to-llvm with
+/// bare pointers and interspersed sizes). Add it to a pass manager on
+/// `builtin.module`.
+void buildGpuHostToLLVMPipeline(OpPassManager &pm);
 
 /// Options of the Vulkan pipelines (docs/VulkanPipeline.md).
 struct VulkanPipelineOptions
