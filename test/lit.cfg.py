@@ -48,6 +48,7 @@ tool_dirs = [
 ]
 tools = [
     "call-entry",
+    "opencl-kernel-runner",
     "plaidml-compile",
     "plaidml-opt",
     "plaidml-run",
@@ -57,6 +58,13 @@ tools = [
     "llvm-strings",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# clang of the LLVM installation compiles generated OpenCL C for spir64
+# (opencl-c-check.py): a syntax and type check that needs no OpenCL driver.
+clang = os.path.join(config.llvm_tools_dir, "clang")
+if os.path.exists(clang):
+    config.available_features.add("clang")
+    config.substitutions.append(("%clang", clang))
 
 # Tests that pin x86 CPU names and feature lists.
 if platform.machine() in ("x86_64", "AMD64"):
@@ -81,3 +89,22 @@ if _has_vulkan_device():
 elif os.environ.get("PLAIDML_REQUIRE_VULKAN") == "1":
     lit_config.fatal("PLAIDML_REQUIRE_VULKAN=1 but plaidml-run --list-devices "
                      "shows no vulkan:0 (install mesa-vulkan-drivers)")
+
+# Tests on an OpenCL device (`REQUIRES: opencl`) run on opencl:0 when
+# plaidml-run lists one (PoCL in CI). With PLAIDML_REQUIRE_OPENCL=1 a missing
+# device is an error, not a silent skip.
+def _has_opencl_device():
+    import subprocess
+    run = os.path.join(config.plaidml_tools_dir, "plaidml-run")
+    try:
+        out = subprocess.run([run, "--list-devices"], capture_output=True,
+                             text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return any(line.startswith("opencl:0 ") for line in out.splitlines())
+
+if _has_opencl_device():
+    config.available_features.add("opencl")
+elif os.environ.get("PLAIDML_REQUIRE_OPENCL") == "1":
+    lit_config.fatal("PLAIDML_REQUIRE_OPENCL=1 but plaidml-run --list-devices "
+                     "shows no opencl:0 (install pocl-opencl-icd)")
