@@ -979,9 +979,9 @@ void KernelEmitter::emitOp(Operation *op) {
   unsupported(op);
 }
 
-/// A C identifier that does not start with the names the emitter makes up.
+/// A C identifier (the name the host looks the kernel up by, unchanged).
 bool isValidKernelName(StringRef name) {
-  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
+  if (name.empty() || (!llvm::isAlpha(name[0]) && name[0] != '_'))
     return false;
   return llvm::all_of(name,
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });

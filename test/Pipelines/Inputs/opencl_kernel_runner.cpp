@@ -51,7 +51,7 @@ std::vector<std::string> split(const std::string &text, char sep) {
   while (std::getline(is, part, sep))
     parts.push_back(part);
   if (!text.empty() && text.back() == sep)
-    parts.push_back("");
+    parts.emplace_back();
   return parts;
 }
 
