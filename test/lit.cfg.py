@@ -70,40 +70,28 @@ if os.path.exists(clang):
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("host-x86_64")
 
-# Tests on a Vulkan device (`REQUIRES: vulkan`, `%if vulkan %{ ... %}`) run
-# on vulkan:0 when plaidml-run lists one (lavapipe in CI). With
-# PLAIDML_REQUIRE_VULKAN=1 (set by .ci/run) a missing device is an error,
+# GPU tests run on the first device of their kind that plaidml-run lists:
+# `REQUIRES: vulkan` / `%if vulkan %{ ... %}` on vulkan:0 (lavapipe in CI),
+# `REQUIRES: opencl` on opencl:0 (PoCL in CI). With PLAIDML_REQUIRE_VULKAN=1
+# or PLAIDML_REQUIRE_OPENCL=1 (set by .ci/run) a missing device is an error,
 # not a silent skip.
-def _has_vulkan_device():
+def _list_devices():
     import subprocess
     run = os.path.join(config.plaidml_tools_dir, "plaidml-run")
     try:
         out = subprocess.run([run, "--list-devices"], capture_output=True,
                              text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
-        return False
-    return any(line.startswith("vulkan:0 ") for line in out.splitlines())
+        return []
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
 
-if _has_vulkan_device():
+_devices = _list_devices()
+if "vulkan:0" in _devices:
     config.available_features.add("vulkan")
 elif os.environ.get("PLAIDML_REQUIRE_VULKAN") == "1":
     lit_config.fatal("PLAIDML_REQUIRE_VULKAN=1 but plaidml-run --list-devices "
                      "shows no vulkan:0 (install mesa-vulkan-drivers)")
-
-# Tests on an OpenCL device (`REQUIRES: opencl`) run on opencl:0 when
-# plaidml-run lists one (PoCL in CI). With PLAIDML_REQUIRE_OPENCL=1 a missing
-# device is an error, not a silent skip.
-def _has_opencl_device():
-    import subprocess
-    run = os.path.join(config.plaidml_tools_dir, "plaidml-run")
-    try:
-        out = subprocess.run([run, "--list-devices"], capture_output=True,
-                             text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return any(line.startswith("opencl:0 ") for line in out.splitlines())
-
-if _has_opencl_device():
+if "opencl:0" in _devices:
     config.available_features.add("opencl")
 elif os.environ.get("PLAIDML_REQUIRE_OPENCL") == "1":
     lit_config.fatal("PLAIDML_REQUIRE_OPENCL=1 but plaidml-run --list-devices "
