@@ -48,6 +48,7 @@ tool_dirs = [
 ]
 tools = [
     "call-entry",
+    "opencl-kernel-runner",
     "plaidml-compile",
     "plaidml-opt",
     "plaidml-run",
@@ -59,26 +60,40 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# clang of the LLVM installation compiles generated OpenCL C for spir64
+# (opencl-c-check.py): a syntax and type check that needs no OpenCL driver.
+clang = os.path.join(config.llvm_tools_dir, "clang")
+if os.path.exists(clang):
+    config.available_features.add("clang")
+    config.substitutions.append(("%clang", clang))
+
 # Tests that pin x86 CPU names and feature lists.
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("host-x86_64")
 
-# Tests on a Vulkan device (`REQUIRES: vulkan`, `%if vulkan %{ ... %}`) run
-# on vulkan:0 when plaidml-run lists one (lavapipe in CI). With
-# PLAIDML_REQUIRE_VULKAN=1 (set by .ci/run) a missing device is an error,
+# GPU tests run on the first device of their kind that plaidml-run lists:
+# `REQUIRES: vulkan` / `%if vulkan %{ ... %}` on vulkan:0 (lavapipe in CI),
+# `REQUIRES: opencl` on opencl:0 (PoCL in CI). With PLAIDML_REQUIRE_VULKAN=1
+# or PLAIDML_REQUIRE_OPENCL=1 (set by .ci/run) a missing device is an error,
 # not a silent skip.
-def _has_vulkan_device():
+def _list_devices():
     import subprocess
     run = os.path.join(config.plaidml_tools_dir, "plaidml-run")
     try:
         out = subprocess.run([run, "--list-devices"], capture_output=True,
                              text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
-        return False
-    return any(line.startswith("vulkan:0 ") for line in out.splitlines())
+        return []
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
 
-if _has_vulkan_device():
+_devices = _list_devices()
+if "vulkan:0" in _devices:
     config.available_features.add("vulkan")
 elif os.environ.get("PLAIDML_REQUIRE_VULKAN") == "1":
     lit_config.fatal("PLAIDML_REQUIRE_VULKAN=1 but plaidml-run --list-devices "
                      "shows no vulkan:0 (install mesa-vulkan-drivers)")
+if "opencl:0" in _devices:
+    config.available_features.add("opencl")
+elif os.environ.get("PLAIDML_REQUIRE_OPENCL") == "1":
+    lit_config.fatal("PLAIDML_REQUIRE_OPENCL=1 but plaidml-run --list-devices "
+                     "shows no opencl:0 (install pocl-opencl-icd)")

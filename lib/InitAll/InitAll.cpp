@@ -11,6 +11,7 @@
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 #include "plaidml/Pipelines/Pipelines.h"
 #include "plaidml/Target/Cpu/Passes.h"
+#include "plaidml/Target/OpenCL/Passes.h"
 #include "plaidml/Target/Vulkan/Passes.h"
 
 #include "mlir/InitAllDialects.h"
@@ -30,5 +31,7 @@ void mlir::plaidml::registerAllPasses() {
   registerCpuPipelines();
   registerTargetVulkanPasses();
   registerVulkanPipelines();
+  registerTargetOpenCLPasses();
+  registerOpenCLPipelines();
   mlir::registerAllPasses();
 }

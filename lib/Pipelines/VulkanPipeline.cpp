@@ -45,26 +45,7 @@ std::string mlir::plaidml::validateVulkanPipelineOptions(
 
 void mlir::plaidml::buildVulkanLoweringPipeline(
     OpPassManager &pm, const VulkanPipelineOptions &options) {
-  // Mapping, decided and recorded on the affine loops, then applied there:
-  // grid loop over workgroups, workgroup loop over invocations.
-  GpuConfigurePassOptions configure;
-  configure.maxWorkgroupSize = options.maxWorkgroupSize;
-  pm.addNestedPass<func::FuncOp>(createGpuConfigurePass(configure));
-  pm.addNestedPass<func::FuncOp>(createGpuTileWorkgroupsPass());
-
-  // affine.parallel -> scf.parallel -> gpu.launch. No canonicalization before
-  // the mapping: it would fold away one-iteration grid loops.
-  pm.addPass(createLowerAffinePass());
-  GpuMapParallelLoopsPassOptions mapping;
-  mapping.mappingPolicyStr = "innermost-first";
-  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass(mapping));
-  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
-  pm.addPass(createCanonicalizerPass());
-
-  // Kernels: constants and index arithmetic sink into the launch bodies, so
-  // kernels take only memrefs (storage buffers, no push constants yet).
-  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
-  pm.addPass(createGpuKernelOutliningPass());
+  buildGpuMappingPipeline(pm, options.maxWorkgroupSize);
 
   // SPIR-V for Vulkan, nested in each gpu.module.
   GpuSPIRVAttachTargetOptions target;
@@ -106,30 +87,9 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
 
   if (!options.hostToLLVM)
     return;
-  // The SPIR-V blob into the host module, then the host code to LLVM with
-  // the launch ABI of the Vulkan runtime (bare pointers, byte sizes) and
-  // the bare-pointer host calling convention of docs/ABI.md.
+  // The SPIR-V blob into the host module, then the host code to LLVM.
   pm.addPass(createGpuModuleToBinaryPass());
-  // Buffers of the host code are device buffers (handles the runtime
-  // resolves); everything then goes on one stream, synchronized once.
-  pm.addPass(createGpuHostBuffersPass());
-  pm.addPass(createGpuLaunchBoolsAsBytesPass());
-  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  GpuToLLVMConversionPassOptions toLLVM;
-  toLLVM.hostBarePtrCallConv = true;
-  toLLVM.kernelBarePtrCallConv = true;
-  toLLVM.kernelIntersperseSizeCallConv = true;
-  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  buildGpuHostToLLVMPipeline(pm);
 }
 
 void mlir::plaidml::buildVulkanPipeline(OpPassManager &pm,

@@ -8,13 +8,16 @@
 // dialects (arith-to-llvm copies `fastmath = #arith.fastmath<...>` onto
 // llvm.fpext), which upstream's LLVM-only context rejects. --import-tile
 // reads a Tile-language program (docs/TileLanguage.md), with input types from
-// --bind NAME=2x3xf32.
+// --bind NAME=2x3xf32. --mlir-to-opencl-c prints the OpenCL C kernels of the
+// OpenCL pipeline (docs/OpenCLPipeline.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Frontend/TileLang/Importer.h"
 #include "plaidml/InitAll.h"
+#include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllTranslations.h"
@@ -102,6 +105,61 @@ static void registerImportTileTranslation() {
       });
 }
 
+/// --mlir-to-opencl-c: the OpenCL C text of every gpu.binary object that
+/// plaidml-gpu-module-to-opencl-c made, and the translation of every
+/// gpu.module still in the IR, each after a line naming it.
+static void registerToOpenCLCTranslation() {
+  static llvm::cl::opt<bool> fp16(
+      "opencl-fp16",
+      llvm::cl::desc("--mlir-to-opencl-c: gpu.modules may use f16 "
+                     "(cl_khr_fp16)"),
+      llvm::cl::init(false));
+  static llvm::cl::opt<bool> fp64(
+      "opencl-fp64",
+      llvm::cl::desc("--mlir-to-opencl-c: gpu.modules may use f64 "
+                     "(cl_khr_fp64)"),
+      llvm::cl::init(false));
+  TranslateFromMLIRRegistration registration(
+      "mlir-to-opencl-c",
+      "Print the OpenCL C of gpu.binary objects and gpu.modules",
+      [](Operation *op, raw_ostream &output) -> LogicalResult {
+        plaidml::OpenCLCOptions options;
+        options.fp16 = fp16;
+        options.fp64 = fp64;
+        bool failed = false;
+        bool found = false;
+        op->walk([&](Operation *nested) {
+          if (auto binary = dyn_cast<gpu::BinaryOp>(nested)) {
+            for (Attribute attr : binary.getObjects()) {
+              auto object = dyn_cast<gpu::ObjectAttr>(attr);
+              std::optional<StringRef> text =
+                  object ? plaidml::getOpenCLCSource(object) : std::nullopt;
+              if (!text)
+                continue;
+              found = true;
+              output << "// gpu.binary @" << binary.getName() << "\n" << *text;
+            }
+            return WalkResult::skip();
+          }
+          if (auto module = dyn_cast<gpu::GPUModuleOp>(nested)) {
+            found = true;
+            output << "// gpu.module @" << module.getName() << "\n";
+            failed |= mlir::failed(
+                plaidml::translateGpuModuleToOpenCLC(module, options, output));
+            return WalkResult::skip();
+          }
+          return WalkResult::advance();
+        });
+        if (!found)
+          return op->emitError(
+              "no gpu.module and no gpu.binary with OpenCL C objects");
+        return failure(failed);
+      },
+      [](DialectRegistry &registry) {
+        plaidml::registerAllDialects(registry);
+      });
+}
+
 int main(int argc, char **argv) {
   registerFromLLVMIRTranslation();
   registerFromSPIRVTranslation();
@@ -109,5 +167,6 @@ int main(int argc, char **argv) {
   registerToSPIRVTranslation();
   registerPlaidMLToLLVMIRTranslation();
   registerImportTileTranslation();
+  registerToOpenCLCTranslation();
   return failed(mlirTranslateMain(argc, argv, "PlaidML translation driver"));
 }

@@ -3,7 +3,8 @@
 // The pass pipelines that take Tile-dialect programs to a target, with typed
 // options, as C++ functions other compilers can call (DESIGN.md section 4).
 // The textual registrations (-plaidml-cpu-pipeline, ...) are for tests and
-// plaidml-opt. docs/CpuPipeline.md describes the CPU stages and pass order.
+// plaidml-opt. docs/CpuPipeline.md, VulkanPipeline.md and OpenCLPipeline.md
+// describe the stages and pass order of each target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +74,24 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 /// Registers -plaidml-cpu-pipeline and -plaidml-cpu-lowering-pipeline.
 void registerCpuPipelines();
 
+/// The GPU mapping every GPU target shares (docs/VulkanPipeline.md steps
+/// 2-7): plaidml-gpu-configure{max-workgroup-size},
+/// plaidml-gpu-tile-workgroups, lower-affine, gpu-map-parallel-loops,
+/// convert-parallel-loops-to-gpu, canonicalize,
+/// gpu-launch-sink-index-computations and gpu-kernel-outlining. From ABI-form
+/// functions to host functions that `gpu.launch_func` one `gpu.module` per
+/// outermost loop nest, kernels taking only memrefs. Add it to a pass manager
+/// on `builtin.module`.
+void buildGpuMappingPipeline(OpPassManager &pm, int64_t maxWorkgroupSize);
+
+/// The host half every GPU target shares, once its kernels are `gpu.binary`
+/// ops: device buffers (plaidml-gpu-host-buffers), i1 buffers passed as
+/// bytes, one stream (gpu-async-region), and the host code to the LLVM
+/// dialect with the launch ABI of docs/ABI.md section 6 (gpu-to-llvm with
+/// bare pointers and interspersed sizes). Add it to a pass manager on
+/// `builtin.module`.
+void buildGpuHostToLLVMPipeline(OpPassManager &pm);
+
 /// Options of the Vulkan pipelines (docs/VulkanPipeline.md).
 struct VulkanPipelineOptions
     : public PassPipelineOptions<VulkanPipelineOptions> {
@@ -125,6 +144,73 @@ void buildVulkanPipeline(OpPassManager &pm,
 
 /// Registers -plaidml-vulkan-pipeline and -plaidml-vulkan-lowering-pipeline.
 void registerVulkanPipelines();
+
+/// What the OpenCL pipelines make of each kernel (docs/OpenCLPipeline.md).
+enum class OpenCLKernelFormat {
+  /// OpenCL C 1.2 source text, built by the driver (every OpenCL device).
+  OpenCLC,
+  /// SPIR-V for the OpenCL environment (Kernel capability, Physical64),
+  /// for devices whose CL_DEVICE_IL_VERSION lists SPIR-V.
+  SPIRV,
+};
+
+/// Options of the OpenCL pipelines (docs/OpenCLPipeline.md).
+struct OpenCLPipelineOptions
+    : public PassPipelineOptions<OpenCLPipelineOptions> {
+  PassOptions::Option<int64_t> maxWorkgroupSize{
+      *this, "max-workgroup-size",
+      llvm::cl::desc("Most work items per workgroup chosen by "
+                     "plaidml-gpu-configure"),
+      llvm::cl::init(256)};
+  PassOptions::Option<OpenCLKernelFormat> kernelFormat{
+      *this, "kernel-format", llvm::cl::desc("What the kernels become"),
+      llvm::cl::init(OpenCLKernelFormat::OpenCLC),
+      llvm::cl::values(clEnumValN(OpenCLKernelFormat::OpenCLC, "opencl-c",
+                                  "OpenCL C 1.2 source text"),
+                       clEnumValN(OpenCLKernelFormat::SPIRV, "spirv",
+                                  "SPIR-V for the OpenCL environment"))};
+  PassOptions::Option<bool> fp64{
+      *this, "fp64",
+      llvm::cl::desc("The device has double precision (cl_khr_fp64)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> fp16{
+      *this, "fp16",
+      llvm::cl::desc("The device has half precision arithmetic "
+                     "(cl_khr_fp16)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("The device in errors about types it cannot run "
+                     "(e.g. 'opencl:0 (pthread-...)')"),
+      llvm::cl::init("the target device")};
+  PassOptions::Option<bool> hostToLLVM{
+      *this, "host-to-llvm",
+      llvm::cl::desc("Kernels into gpu.binary ops (spirv: "
+                     "gpu-module-to-binary) and the host code to the LLVM "
+                     "dialect"),
+      llvm::cl::init(false)};
+};
+
+/// Checks option values the option parser cannot. Returns a message naming
+/// the bad option, or an empty string.
+std::string validateOpenCLPipelineOptions(const OpenCLPipelineOptions &options);
+
+/// From ABI-form functions (docs/ABI.md section 1) to host functions that
+/// `gpu.launch_func` kernels. With kernel-format=opencl-c every kernel
+/// module becomes a `gpu.binary` holding OpenCL C text; with spirv each
+/// `gpu.module` holds its `spirv.module` (serialized with host-to-llvm).
+/// With host-to-llvm, the host code reaches the LLVM dialect as Vulkan's
+/// does. Add it to a pass manager on `builtin.module`.
+void buildOpenCLLoweringPipeline(OpPassManager &pm,
+                                 const OpenCLPipelineOptions &options);
+
+/// From Tile-dialect functions: buildTileToAffinePipeline, then
+/// buildOpenCLLoweringPipeline. Add it to a pass manager on `builtin.module`.
+void buildOpenCLPipeline(OpPassManager &pm,
+                         const OpenCLPipelineOptions &options);
+
+/// Registers -plaidml-opencl-pipeline and -plaidml-opencl-lowering-pipeline.
+void registerOpenCLPipelines();
 
 } // namespace mlir::plaidml
 

@@ -1,0 +1,52 @@
+//===- EmitOpenCLC.h - Kernels as OpenCL C 1.2 source -----------*- C++ -*-===//
+//
+// The translation of outlined GPU kernels (a gpu.module of gpu.funcs over
+// scf/arith/math/memref) into OpenCL C 1.2 text, which every OpenCL driver
+// builds (PoCL and NVIDIA's OpenCL take no SPIR-V). Used by
+// plaidml-gpu-module-to-opencl-c and plaidml-translate --mlir-to-opencl-c;
+// docs/OpenCLPipeline.md lists the subset.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_TARGET_OPENCL_EMITOPENCLC_H
+#define PLAIDML_TARGET_OPENCL_EMITOPENCLC_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::plaidml {
+
+/// What the device can do, for the types the kernels may use.
+struct OpenCLCOptions {
+  /// cl_khr_fp16: f16 arithmetic and f16 buffers.
+  bool fp16 = false;
+  /// cl_khr_fp64: f64 arithmetic and f64 buffers.
+  bool fp64 = false;
+  /// How errors name the device ("opencl:0 (...)").
+  std::string device = "the target device";
+};
+
+/// The key of the `#gpu.object` property that says what the object holds,
+/// and its value for OpenCL C text.
+constexpr llvm::StringLiteral kKernelFormatAttrName = "plaidml.kernel_format";
+constexpr llvm::StringLiteral kOpenCLCKernelFormat = "opencl-c";
+
+/// Prints every kernel of `module` as one OpenCL C 1.2 program. An op
+/// without a translation or a type the device lacks is reported at the op
+/// (the user's Tile op), all of them, and the result is then failure (with
+/// `os` holding a partial program).
+LogicalResult translateGpuModuleToOpenCLC(gpu::GPUModuleOp module,
+                                          const OpenCLCOptions &options,
+                                          raw_ostream &os);
+
+/// The OpenCL C text of a `#gpu.object` made by
+/// plaidml-gpu-module-to-opencl-c (without its terminating NUL), or
+/// nullopt for another kind of object.
+std::optional<StringRef> getOpenCLCSource(gpu::ObjectAttr object);
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_TARGET_OPENCL_EMITOPENCLC_H

@@ -1,0 +1,73 @@
+//===- GpuPipeline.cpp - The stages every GPU target shares ---------------===//
+//
+// buildGpuMappingPipeline and buildGpuHostToLLVMPipeline: what the Vulkan
+// and OpenCL pipelines have in common. The first maps the ABI form's
+// outermost loop nests onto workgroups and outlines one gpu.module per
+// kernel; the second takes the host code, once the kernels are gpu.binary
+// ops, to the LLVM dialect with the launch ABI of docs/ABI.md section 6.
+// Targets differ only in what they make of the outlined kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Pipelines/Pipelines.h"
+
+#include "plaidml/Target/Vulkan/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::plaidml;
+
+void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm,
+                                            int64_t maxWorkgroupSize) {
+  // Mapping, decided and recorded on the affine loops, then applied there:
+  // grid loop over workgroups, workgroup loop over invocations.
+  GpuConfigurePassOptions configure;
+  configure.maxWorkgroupSize = maxWorkgroupSize;
+  pm.addNestedPass<func::FuncOp>(createGpuConfigurePass(configure));
+  pm.addNestedPass<func::FuncOp>(createGpuTileWorkgroupsPass());
+
+  // affine.parallel -> scf.parallel -> gpu.launch. No canonicalization before
+  // the mapping: it would fold away one-iteration grid loops.
+  pm.addPass(createLowerAffinePass());
+  GpuMapParallelLoopsPassOptions mapping;
+  mapping.mappingPolicyStr = "innermost-first";
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass(mapping));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+
+  // Kernels: constants and index arithmetic sink into the launch bodies, so
+  // kernels take only memrefs (storage buffers, no push constants yet).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+}
+
+void mlir::plaidml::buildGpuHostToLLVMPipeline(OpPassManager &pm) {
+  // Buffers of the host code are device buffers (handles the runtime
+  // resolves); everything then goes on one stream, synchronized once.
+  pm.addPass(createGpuHostBuffersPass());
+  pm.addPass(createGpuLaunchBoolsAsBytesPass());
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  // The launch ABI of the runtimes (bare pointers, byte sizes) and the
+  // bare-pointer host calling convention of docs/ABI.md.
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.hostBarePtrCallConv = true;
+  toLLVM.kernelBarePtrCallConv = true;
+  toLLVM.kernelIntersperseSizeCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}

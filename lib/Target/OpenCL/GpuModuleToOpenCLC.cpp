@@ -1,0 +1,103 @@
+//===- GpuModuleToOpenCLC.cpp - Kernel modules as OpenCL C gpu.binary -----===//
+//
+// plaidml-gpu-module-to-opencl-c: the OpenCL C counterpart of
+// gpu-module-to-binary. Each gpu.module is translated by
+// translateGpuModuleToOpenCLC and replaced by a gpu.binary whose one
+// #gpu.object holds the null-terminated text, so the host code lowers and
+// embeds it exactly as it does SPIR-V.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Target/OpenCL/EmitOpenCLC.h"
+#include "plaidml/Target/OpenCL/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <set>
+
+namespace mlir::plaidml {
+#define GEN_PASS_DEF_GPUMODULETOOPENCLCPASS
+#include "plaidml/Target/OpenCL/Passes.h.inc"
+} // namespace mlir::plaidml
+
+using namespace mlir;
+using namespace mlir::plaidml;
+
+namespace {
+/// An OpenCL target environment: what the objects are for, in the
+/// vocabulary gpu.object targets use (spirv-attach-target's, with
+/// client_api=OpenCL). Float16/Float64 say what the kernels may use.
+Attribute getOpenCLTarget(MLIRContext *context, bool fp16, bool fp64) {
+  using spirv::Capability;
+  SmallVector<Capability> caps = {Capability::Kernel, Capability::Addresses,
+                                  Capability::Int8, Capability::Int16,
+                                  Capability::Int64};
+  if (fp16)
+    caps.push_back(Capability::Float16);
+  if (fp64)
+    caps.push_back(Capability::Float64);
+  auto triple = spirv::VerCapExtAttr::get(
+      spirv::Version::V_1_0, caps, ArrayRef<spirv::Extension>(), context);
+  return spirv::TargetEnvAttr::get(triple,
+                                   spirv::getDefaultResourceLimits(context),
+                                   spirv::ClientAPI::OpenCL);
+}
+
+struct GpuModuleToOpenCLCPass
+    : public plaidml::impl::GpuModuleToOpenCLCPassBase<GpuModuleToOpenCLCPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    OpenCLCOptions options;
+    options.fp16 = fp16;
+    options.fp64 = fp64;
+    options.device = device;
+    // Kernels made from one Tile op (a contraction's fill and its
+    // reduction) would repeat its errors: each is reported once.
+    std::set<std::string> reported;
+    ScopedDiagnosticHandler dedup(&getContext(), [&](Diagnostic &diag) {
+      std::string key;
+      llvm::raw_string_ostream os(key);
+      os << diag.getLocation() << diag.str();
+      return success(!reported.insert(key).second);
+    });
+    bool failed = false;
+    SmallVector<gpu::GPUModuleOp> modules(
+        getOperation().getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp module : modules) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      if (mlir::failed(translateGpuModuleToOpenCLC(module, options, os))) {
+        failed = true;
+        continue;
+      }
+      // mgpuModuleLoad gets (text, size): the NUL makes it a C string too.
+      text.push_back('\0');
+      MLIRContext *context = &getContext();
+      Attribute target;
+      if (ArrayAttr targets = module.getTargetsAttr();
+          targets && !targets.empty())
+        target = targets[0];
+      else
+        target = getOpenCLTarget(context, fp16, fp64);
+      auto properties = DictionaryAttr::get(
+          context,
+          {NamedAttribute(StringAttr::get(context, kKernelFormatAttrName),
+                          StringAttr::get(context, kOpenCLCKernelFormat))});
+      auto object = gpu::ObjectAttr::get(
+          context, target, gpu::CompilationTarget::Fatbin,
+          StringAttr::get(context, text), properties, nullptr);
+      OpBuilder builder(module);
+      gpu::BinaryOp::create(builder, module.getLoc(), module.getName(),
+                            module.getOffloadingHandlerAttr(),
+                            builder.getArrayAttr({object}));
+      module.erase();
+    }
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,98 @@
+// RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
+// RUN:   -plaidml-gpu-module-to-opencl-c="fp64=1 device={opencl:0 (pocl)}"
+
+// What has no OpenCL C translation is an error at the op, never a guess;
+// every such op of a kernel is reported. (f16 and f64 without the device's
+// extensions: test/Pipelines/opencl-unsupported-types.mlir.)
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @bits(%a: memref<4xi32>) kernel {
+      %i = gpu.thread_id x
+      %x = memref.load %a[%i] : memref<4xi32>
+      // expected-error @+1 {{'math.cttz' has no OpenCL C translation yet}}
+      %t = math.cttz %x : i32
+      // expected-error @+1 {{'arith.mului_extended' has no OpenCL C translation yet}}
+      %lo, %hi = arith.mului_extended %x, %x : i32
+      memref.store %t, %a[%i] : memref<4xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @rounding(%a: memref<4xf64>, %o: memref<4xf32>) kernel {
+      %i = gpu.thread_id x
+      %x = memref.load %a[%i] : memref<4xf64>
+      // expected-error @+1 {{'arith.truncf' has no OpenCL C translation yet}}
+      %y = arith.truncf %x to_nearest_away : f64 to f32
+      memref.store %y, %o[%i] : memref<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @+1 {{kernel argument 1 of 'scalar' is 'f32', not a statically shaped buffer in the default memory space; kernels take only buffers (docs/ABI.md section 6)}}
+    gpu.func @scalar(%a: memref<4xf32>, %s: f32) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @+1 {{kernel argument 0 of 'dynamic' is 'memref<?xf32>', not a statically shaped buffer}}
+    gpu.func @dynamic(%a: memref<?xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // expected-error @+1 {{only kernels have an OpenCL C translation; 'helper' is not one}}
+    gpu.func @helper(%a: memref<4xf32>) {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @loop(%a: memref<4xi32>) kernel {
+      %c0 = arith.constant 0 : i32
+      %c4 = arith.constant 4 : i32
+      %c1 = arith.constant 1 : i32
+      // expected-error @+1 {{'scf.for' over i32 has no OpenCL C translation yet}}
+      scf.for %i = %c0 to %c4 step %c1 : i32 {
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @strided(%a: memref<4xf32, strided<[?]>>) kernel {
+      %i = gpu.thread_id x
+      // expected-error @+1 {{'memref.load' accesses a buffer with a dynamic or non-strided layout, which has no OpenCL C translation yet}}
+      %x = memref.load %a[%i] : memref<4xf32, strided<[?]>>
+      gpu.return
+    }
+  }
+}
