@@ -66,27 +66,28 @@ void CompileOptions::toPipelineOptions(CpuPipelineOptions &options) const {
   options.threads = threads;
 }
 
-/// N of "vulkan:N", or nothing for another device.
-static std::optional<unsigned> getVulkanIndex(StringRef device) {
-  auto [kind, index] = device.split(':');
+/// N of "KIND:N", or nothing for another device.
+static std::optional<unsigned> getDeviceIndex(StringRef device,
+                                              StringRef kind) {
+  auto [prefix, index] = device.split(':');
   unsigned number;
-  if (kind != "vulkan" || index.empty() || index.getAsInteger(10, number))
+  if (prefix != kind || index.empty() || index.getAsInteger(10, number))
     return std::nullopt;
   return number;
+}
+static std::optional<unsigned> getVulkanIndex(StringRef device) {
+  return getDeviceIndex(device, "vulkan");
+}
+static std::optional<unsigned> getOpenCLIndex(StringRef device) {
+  return getDeviceIndex(device, "opencl");
 }
 
 std::string
 mlir::plaidml::validateCompileOptions(const CompileOptions &options) {
   StringRef device = options.device;
-  if (device != "cpu" && !getVulkanIndex(device)) {
-    auto [kind, index] = device.split(':');
-    unsigned number;
-    if (kind == "opencl" && !index.empty() && !index.getAsInteger(10, number))
-      return "device '" + options.device +
-             "' has no compiler pipeline yet; 'cpu' and 'vulkan:N' do";
+  if (device != "cpu" && !getVulkanIndex(device) && !getOpenCLIndex(device))
     return "unknown device '" + options.device +
            "' (expected cpu, vulkan:N or opencl:N)";
-  }
   CpuPipelineOptions pipelineOptions;
   options.toPipelineOptions(pipelineOptions);
   return validateCpuPipelineOptions(pipelineOptions);
@@ -112,6 +113,12 @@ mlir::plaidml::getResolvedOptionsString(const CompileOptions &options) {
     VulkanTarget gpu = resolveVulkanTarget(*index);
     resolved += " spirv-caps=" + llvm::join(gpu.caps, ",") +
                 " spirv-exts=" + llvm::join(gpu.exts, ",");
+  }
+  if (std::optional<unsigned> index = getOpenCLIndex(options.device)) {
+    OpenCLTarget gpu = resolveOpenCLTarget(*index);
+    resolved += llvm::formatv(" opencl-fp64={0} opencl-fp16={1}", gpu.fp64,
+                              gpu.fp16)
+                    .str();
   }
   return resolved;
 }
@@ -177,6 +184,23 @@ static std::optional<std::string> findBuiltins(const llvm::Triple &triple) {
   return std::nullopt;
 }
 
+/// The entry points and manifest of a GPU artifact's host code (CPU code
+/// for `target`), recording the device kind and what its kernels need.
+static LogicalResult emitGpuEntryPoints(ModuleOp module,
+                                        const CpuTarget &target,
+                                        StringRef device,
+                                        ArrayRef<std::string> requirements) {
+  EmitCpuEntryPointsPassOptions entryOptions;
+  entryOptions.cpu = target.cpu;
+  entryOptions.triple = target.triple;
+  entryOptions.features = target.features;
+  entryOptions.device = device.str();
+  entryOptions.requirements.assign(requirements.begin(), requirements.end());
+  PassManager entries(module->getName());
+  entries.addPass(createEmitCpuEntryPointsPass(entryOptions));
+  return entries.run(module);
+}
+
 /// The Vulkan pipeline for the ABI or Tile form of `module`, then the
 /// entry points and manifest of the host code, which record what the
 /// kernels need of the device.
@@ -201,15 +225,28 @@ static LogicalResult runVulkanPipeline(ModuleOp module, unsigned index,
   if (!requirements)
     return emitError(module.getLoc())
            << llvm::toString(requirements.takeError());
-  EmitCpuEntryPointsPassOptions entryOptions;
-  entryOptions.cpu = target.cpu;
-  entryOptions.triple = target.triple;
-  entryOptions.features = target.features;
-  entryOptions.device = "vulkan";
-  entryOptions.requirements.assign(requirements->begin(), requirements->end());
-  PassManager entries(module->getName());
-  entries.addPass(createEmitCpuEntryPointsPass(entryOptions));
-  return entries.run(module);
+  return emitGpuEntryPoints(module, target, "vulkan", *requirements);
+}
+
+/// The OpenCL pipeline (OpenCL C kernels), then the entry points and the
+/// manifest, whose `requires` names the extensions the kernels enable.
+static LogicalResult runOpenCLPipeline(ModuleOp module, unsigned index,
+                                       const CpuTarget &target) {
+  OpenCLTarget gpu = resolveOpenCLTarget(index);
+  OpenCLPipelineOptions pipelineOptions;
+  pipelineOptions.hostToLLVM = true;
+  pipelineOptions.fp64 = gpu.fp64;
+  pipelineOptions.fp16 = gpu.fp16;
+  pipelineOptions.device = gpu.description;
+  PassManager pm(module->getName());
+  if (isTileForm(module))
+    buildOpenCLPipeline(pm, pipelineOptions);
+  else
+    buildOpenCLLoweringPipeline(pm, pipelineOptions);
+  if (failed(pm.run(module)))
+    return failure();
+  return emitGpuEntryPoints(module, target, "opencl",
+                            collectOpenCLRequirements(module));
 }
 
 /// Runs the MLIR pipeline for the ABI or Tile form of `module`.
@@ -217,6 +254,8 @@ static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
                                  const CpuTarget &target) {
   if (std::optional<unsigned> index = getVulkanIndex(options.device))
     return runVulkanPipeline(module, *index, target);
+  if (std::optional<unsigned> index = getOpenCLIndex(options.device))
+    return runOpenCLPipeline(module, *index, target);
   CpuPipelineOptions pipelineOptions;
   options.toPipelineOptions(pipelineOptions);
   // The resolved target, so the manifest describes exactly the code.
@@ -346,7 +385,7 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
       translateModuleToLLVMIR(module, llvmContext, "plaidml");
   if (!llvmModule)
     return emitError(loc) << "translation to LLVM IR failed";
-  if (getVulkanIndex(options.device))
+  if (getVulkanIndex(options.device) || getOpenCLIndex(options.device))
     if (llvm::Error error = bindGpuLaunchAbi(*llvmModule))
       return emitError(loc) << llvm::toString(std::move(error));
 

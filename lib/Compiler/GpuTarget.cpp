@@ -10,6 +10,7 @@
 #include "GpuTarget.h"
 
 #include "plaidml/Runtime/GpuAbi.h"
+#include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Vulkan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -52,6 +53,40 @@ VulkanTarget mlir::plaidml::resolveVulkanTarget(unsigned index) {
   target.caps = everything.spirvCapabilities();
   target.exts = everything.spirvExtensions();
   return target;
+}
+
+OpenCLTarget mlir::plaidml::resolveOpenCLTarget(unsigned index) {
+  OpenCLTarget target;
+  rt::StatusOr<std::vector<rt::OpenCLDeviceInfo>> devices =
+      rt::enumerateOpenCLDevices();
+  if (devices.ok() && index < devices->size()) {
+    const rt::OpenCLDeviceInfo &info = (*devices)[index];
+    target.description =
+        "opencl:" + std::to_string(index) + " (" + info.name + ")";
+    target.fp64 = info.fp64;
+    target.fp16 = info.fp16;
+    return target;
+  }
+  target.description = "opencl:" + std::to_string(index) +
+                       " (not on this machine; its extensions are checked "
+                       "when the artifact is loaded)";
+  target.fp64 = target.fp16 = true;
+  return target;
+}
+
+std::vector<std::string>
+mlir::plaidml::collectOpenCLRequirements(ModuleOp module) {
+  std::set<std::string> requirements;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjectsAttr())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        for (StringRef extension : {"cl_khr_fp64", "cl_khr_fp16"})
+          if (object.getObject().getValue().contains(
+                  ("#pragma OPENCL EXTENSION " + extension + " : enable")
+                      .str()))
+            requirements.insert(extension.str());
+  });
+  return std::vector<std::string>(requirements.begin(), requirements.end());
 }
 
 /// OpCapability and OpExtension of one SPIR-V binary.

@@ -1,8 +1,9 @@
 //===- GpuTarget.h - What the compiler needs for a GPU artifact -*- C++ -*-===//
 //
-// Private to lib/Compiler: the Vulkan target of a `vulkan:N` device (its
-// SPIR-V capabilities, asked of the runtime's device layer), the device
-// requirements read back from the serialized kernels for the manifest, and
+// Private to lib/Compiler: the Vulkan and OpenCL targets of `vulkan:N` and
+// `opencl:N` devices (what they offer, asked of the runtime's device
+// layers), the device requirements read back from the kernels for the
+// manifest, and
 // the rewrite of the host code's LLVM IR into the launch ABI of
 // include/plaidml/Runtime/GpuAbi.h.
 //
@@ -36,6 +37,22 @@ struct VulkanTarget {
 /// the runtime knows how to check, so that the artifact's manifest records
 /// what its kernels use and the runtime there decides.
 VulkanTarget resolveVulkanTarget(unsigned index);
+
+/// What kernels for one OpenCL device are compiled for.
+struct OpenCLTarget {
+  /// "opencl:0 (pthread-...)": names the device in compile errors.
+  std::string description;
+  bool fp64 = false, fp16 = false;
+};
+
+/// The target of `opencl:index`: the device's own extensions when this
+/// machine has it, else every one the runtime checks (the manifest records
+/// what the kernels use, and the runtime there decides).
+OpenCLTarget resolveOpenCLTarget(unsigned index);
+
+/// The OpenCL extensions (`cl_khr_fp64`, `cl_khr_fp16`) that the OpenCL C
+/// kernels in `module`'s gpu.binary ops enable, sorted and unique.
+std::vector<std::string> collectOpenCLRequirements(ModuleOp module);
 
 /// The SPIR-V capabilities and extensions declared by the kernels that
 /// gpu-module-to-binary serialized into `module`'s gpu.binary ops, sorted
