@@ -66,8 +66,8 @@ func.func @unbounded() -> tensor<2xf32> {
 // UNKNOWN: plaidml-run: error: 'arg7' is not an input of 'needs_input' (inputs: arg0)
 // BIND: plaidml-run: error: --bind arg0=3xf32 does not match the input type 2x2xf32
 // DEVICE: plaidml-run: error: invalid device name 'nosuch' (expected cpu, vulkan:N or opencl:N)
-// OPENCL: plaidml-run: error: device 'opencl:0' has no compiler pipeline yet; 'cpu' and 'vulkan:N' do
-// OPENCL-NOT: {{.}}
+// OPENCL: error: index 'k' is unbounded below and above
+// OPENCL: plaidml-run: error: compiling '{{.*}}errors.mlir' for opencl:0 failed
 // OPTION: plaidml-run: error: unknown option '--frobnicate' (see --help)
 // REPEAT: plaidml-run: error: --repeat needs a non-negative count
 // NOMLIR: plaidml-run: error: cannot read '{{.*}}.nonexistent.mlir'
