@@ -27,6 +27,7 @@
 // RUN: plaidml-run %s --device reference --entry mixed --print | FileCheck %s --check-prefix=MIXED
 // RUN: plaidml-run %s --device cpu --entry mixed --print | FileCheck %s --check-prefix=MIXED
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry mixed --print | FileCheck %s --check-prefix=MIXED %}
+// RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry mixed --print | FileCheck %s --check-prefix=MIXED %}
 // RUN: plaidml-run %s --device reference --entry int_product --print | FileCheck %s --check-prefix=PRODUCT
 // RUN: plaidml-run %s --device cpu --entry int_product --print | FileCheck %s --check-prefix=PRODUCT
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry int_product --print | FileCheck %s --check-prefix=PRODUCT %}

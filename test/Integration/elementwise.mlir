@@ -12,6 +12,7 @@
 // RUN: plaidml-run %s --device reference --entry floats --print | FileCheck %s --check-prefix=FLOATS
 // RUN: plaidml-run %s --device cpu --entry floats --print | FileCheck %s --check-prefix=FLOATS
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry floats --print | FileCheck %s --check-prefix=FLOATS %}
+// RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry floats --print | FileCheck %s --check-prefix=FLOATS %}
 // RUN: plaidml-run %s --device reference --entry shapes --print | FileCheck %s --check-prefix=SHAPES
 // RUN: plaidml-run %s --device cpu --entry shapes --print | FileCheck %s --check-prefix=SHAPES
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry shapes --print | FileCheck %s --check-prefix=SHAPES %}

@@ -3,11 +3,15 @@
 // RUN: not plaidml-opt %s -split-input-file \
 // RUN:   -plaidml-opencl-pipeline="fp64=1 fp16=1" 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=BOTH
+// RUN: not plaidml-opt %s -split-input-file -plaidml-opencl-pipeline \
+// RUN:   2>/dev/null | FileCheck %s --check-prefix=EMU
 
 // A type the OpenCL device cannot run is an error at the Tile op that uses
 // it, naming the extension, the pipeline option and the device
 // (plaidml-gpu-module-to-opencl-c), not a program the driver rejects. With
-// fp64 / fp16 the same programs translate and enable the extension.
+// fp64 / fp16 the same programs translate and enable the extension. f16
+// runs without fp16 too, emulated: half buffers, float values rounded to
+// f16 after every op, no cl_khr_fp16 pragma.
 
 // BOTH-LABEL: gpu.binary @matmul64_kernel
 // BOTH-SAME:  #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -29,8 +33,9 @@ func.func @matmul64(%A: tensor<4x8xf64>, %B: tensor<8x16xf64>) -> tensor<4x16xf6
 
 // -----
 
-// f16 arithmetic and buffers need cl_khr_fp16; tile.exp computes in f32
-// and rounds once.
+// f16 arithmetic with cl_khr_fp16; without it, vload_half, float
+// arithmetic rounded with plaidml_round_half, vstore_half_rte. tile.exp
+// computes in f32 and rounds once.
 // BOTH-LABEL: gpu.binary @half_kernel
 // BOTH-SAME:  #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 // BOTH-SAME:  half v3 = v1 + v2;
@@ -39,15 +44,22 @@ func.func @matmul64(%A: tensor<4x8xf64>, %B: tensor<8x16xf64>) -> tensor<4x16xf6
 // BOTH-SAME:  float v2 = (float)v1;
 // BOTH-SAME:  float v3 = exp(v2);
 // BOTH-SAME:  half v4 = (half)v3;
+// EMU-LABEL: gpu.binary @half_kernel
+// EMU-NOT:   cl_khr_fp16
+// EMU-SAME:  float plaidml_round_half(float x) {\0A  ushort bits;\0A  vstore_half_rte(x, 0, (__private half *)&bits);\0A  return vload_half(0, (__private const half *)&bits);\0A}
+// EMU-SAME:  __global const half *arg0, __global half *arg1
+// EMU-SAME:  float v1 = vload_half(v0, arg0);
+// EMU-SAME:  float v3 = plaidml_round_half(v1 + v2);
+// EMU-SAME:  vstore_half_rte(v3, v0, arg1);
+// EMU-LABEL: gpu.binary @half_kernel_0
+// EMU-NOT:   cl_khr_fp16
+// EMU-SAME:  float v1 = vload_half(v0, arg0);
+// EMU-SAME:  float v2 = v1;
+// EMU-SAME:  float v3 = exp(v2);
+// EMU-SAME:  float v4 = plaidml_round_half(v3);
+// EMU-SAME:  vstore_half_rte(v4, v0, arg1);
 func.func @half(%A: tensor<16xf16>) -> tensor<16xf16> {
-  // expected-error @+3 {{'memref.load' reads f16 from a buffer, which needs the OpenCL extension cl_khr_fp16 (option fp16); opencl:0 (pocl) does not have it}}
-  // expected-error @+2 {{'memref.store' writes f16 to a buffer, which needs the OpenCL extension cl_khr_fp16 (option fp16); opencl:0 (pocl) does not have it}}
-  // expected-error @+1 {{'arith.addf' computes on f16, which needs the OpenCL extension cl_khr_fp16 (option fp16); opencl:0 (pocl) does not have it}}
   %s = tile.add %A, %A : tensor<16xf16>, tensor<16xf16> -> tensor<16xf16>
-  // expected-error @+4 {{'memref.load' reads f16 from a buffer, which needs the OpenCL extension cl_khr_fp16 (option fp16); opencl:0 (pocl) does not have it}}
-  // expected-error @+3 {{'memref.store' writes f16 to a buffer, which needs the OpenCL extension cl_khr_fp16 (option fp16); opencl:0 (pocl) does not have it}}
-  // expected-error @+2 {{'arith.extf' computes on f16, which needs the OpenCL extension cl_khr_fp16 (option fp16); opencl:0 (pocl) does not have it}}
-  // expected-error @+1 {{'arith.truncf' computes on f16, which needs the OpenCL extension cl_khr_fp16 (option fp16); opencl:0 (pocl) does not have it}}
   %e = tile.exp %s : tensor<16xf16>
   return %e : tensor<16xf16>
 }

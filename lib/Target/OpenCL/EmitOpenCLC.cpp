@@ -125,7 +125,10 @@ std::string formatFloat(double value, bool isDouble) {
   return text;
 }
 
-std::string getFloatLiteral(const APFloat &value, Type type) {
+/// `halfAsFloat`: an f16 value is held in a float (no cl_khr_fp16); the
+/// literal is the f16 value, which a float holds exactly.
+std::string getFloatLiteral(const APFloat &value, Type type,
+                            bool halfAsFloat = false) {
   std::string text;
   bool isDouble = type.isF64();
   if (value.isNaN()) {
@@ -142,12 +145,12 @@ std::string getFloatLiteral(const APFloat &value, Type type) {
       text += "f";
     if (text[0] == '-')
       text = "(" + text + ")";
-    if (isDouble || type.isF32())
+    if (isDouble || type.isF32() || (type.isF16() && halfAsFloat))
       return text;
   }
   if (isDouble)
     return "((double)" + text + ")";
-  if (type.isF16())
+  if (type.isF16() && !halfAsFloat)
     return "((half)" + text + ")";
   return text;
 }
@@ -192,6 +195,44 @@ struct Program {
     return name;
   }
 };
+
+/// `float plaidml_round_half(float x)`: x rounded to the nearest f16 (ties
+/// to even), as a float. Without cl_khr_fp16, f16 values are held in floats
+/// and every op that produces one rounds its float result with this, as
+/// the CPU and the reference interpreter round each f16 op. vstore_half_rte
+/// and vload_half are OpenCL C 1.2 core; so are pointers to half.
+std::string getRoundHalfHelper(Program &program, bool fromDouble) {
+  StringRef type = fromDouble ? "double" : "float";
+  std::string name =
+      fromDouble ? "plaidml_round_half_double" : "plaidml_round_half";
+  std::string def;
+  llvm::raw_string_ostream os(def);
+  os << "float " << name << "(" << type << " x) {\n"
+     << "  ushort bits;\n"
+     << "  vstore_half_rte(x, 0, (__private half *)&bits);\n"
+     << "  return vload_half(0, (__private const half *)&bits);\n"
+     << "}\n";
+  return program.use(name, def);
+}
+
+/// The bits of an f16 held in a float, and back (arith.bitcast without
+/// cl_khr_fp16, where there is no as_half).
+std::string getHalfBitsHelper(Program &program, bool toBits) {
+  std::string def;
+  llvm::raw_string_ostream os(def);
+  if (toBits)
+    os << "ushort plaidml_half_to_bits(float x) {\n"
+       << "  ushort bits;\n"
+       << "  vstore_half_rte(x, 0, (__private half *)&bits);\n"
+       << "  return bits;\n"
+       << "}\n";
+  else
+    os << "float plaidml_half_from_bits(ushort bits) {\n"
+       << "  return vload_half(0, (__private const half *)&bits);\n"
+       << "}\n";
+  return program.use(toBits ? "plaidml_half_to_bits" : "plaidml_half_from_bits",
+                     def);
+}
 
 /// `T plaidml_maximumf_T(T a, T b)` and friends: arith.maximumf/minimumf
 /// propagate NaN and order -0 below +0; OpenCL's fmax/fmin return the other
@@ -273,6 +314,22 @@ private:
                  StringRef where = "");
   bool checkOpTypes(Operation *op);
 
+  /// Without cl_khr_fp16, f16 values are held in floats (rounded to f16
+  /// after every op) and f16 buffers are read and written with
+  /// vload_half/vstore_half_rte.
+  bool isEmulatedHalf(Type type) const { return type.isF16() && !options.fp16; }
+  /// The C type holding a value of `type` (f16 as float when emulated).
+  std::string typeName(Type type) const {
+    return isEmulatedHalf(type) ? "float" : getValueTypeName(type);
+  }
+  /// `expr` (a float) rounded to f16.
+  std::string roundHalf(const std::string &expr) {
+    return getRoundHalfHelper(program, /*fromDouble=*/false) + "(" + expr + ")";
+  }
+  /// Declares a variable for the f16-or-other result of a computing op,
+  /// rounding an emulated f16 result unless the op is exact on f16 values.
+  void assignComputed(Operation *op, const std::string &expr);
+
   // Names and expressions.
   std::string name(Value v) { return names.lookup(v); }
   std::string newName() { return "v" + std::to_string(nextId++); }
@@ -305,6 +362,8 @@ private:
   Program &program;
   raw_indented_ostream &os;
   DenseMap<Value, std::string> names;
+  /// memref.alloca results: private arrays, f16 ones held as floats.
+  llvm::SmallPtrSet<Value, 4> privateBuffers;
   unsigned nextId = 0;
   llvm::StringSet<> reported;
   bool hadError = false;
@@ -337,9 +396,9 @@ bool KernelEmitter::checkType(Operation *op, Type type, StringRef what,
   } else if (type.isF32()) {
     return true;
   } else if (type.isF16()) {
-    if (!options.fp16)
-      return missing("cl_khr_fp16", "fp16");
-    program.needsFp16 = true;
+    // Without cl_khr_fp16: held in floats, stored with vstore_half_rte.
+    if (options.fp16)
+      program.needsFp16 = true;
     return true;
   } else if (type.isF64()) {
     if (!options.fp64)
@@ -377,9 +436,22 @@ bool KernelEmitter::checkOpTypes(Operation *op) {
 
 void KernelEmitter::assign(Value result, const std::string &expr) {
   std::string n = newName();
-  os << getValueTypeName(result.getType()) << " " << n << " = " << expr
-     << ";\n";
+  os << typeName(result.getType()) << " " << n << " = " << expr << ";\n";
   names[result] = n;
+}
+
+void KernelEmitter::assignComputed(Operation *op, const std::string &expr) {
+  Value result = op->getResult(0);
+  // These give an f16 value from f16 operands without rounding.
+  bool exact =
+      isa<arith::SelectOp, arith::NegFOp, arith::MaximumFOp, arith::MinimumFOp,
+          arith::MaxNumFOp, arith::MinNumFOp, arith::RemFOp, math::AbsFOp,
+          math::CopySignOp, math::CeilOp, math::FloorOp, math::TruncOp,
+          math::RoundOp, math::RoundEvenOp>(op);
+  if (isEmulatedHalf(result.getType()) && !exact)
+    assign(result, roundHalf(expr));
+  else
+    assign(result, expr);
 }
 
 std::string KernelEmitter::asUnsigned(Value v) {
@@ -457,7 +529,7 @@ SmallVector<std::string> KernelEmitter::declare(ValueRange values,
   SmallVector<std::string> declared;
   for (auto [i, v] : llvm::enumerate(values)) {
     std::string n = newName();
-    os << getValueTypeName(v.getType()) << " " << n;
+    os << typeName(v.getType()) << " " << n;
     if (i < inits.size())
       os << " = " << name(inits[i]);
     os << ";\n";
@@ -476,8 +548,8 @@ void KernelEmitter::assignAll(ArrayRef<std::string> targets,
   SmallVector<std::string> temps;
   for (Value v : values) {
     temps.push_back(newName());
-    os << getValueTypeName(v.getType()) << " " << temps.back() << " = "
-       << name(v) << ";\n";
+    os << typeName(v.getType()) << " " << temps.back() << " = " << name(v)
+       << ";\n";
   }
   for (auto [target, temp] : llvm::zip(targets, temps))
     os << target << " = " << temp << ";\n";
@@ -602,7 +674,7 @@ void KernelEmitter::emitArith(Operation *op) {
   };
   auto fminmax = [&](bool isMax) {
     Type t = op->getResult(0).getType();
-    return getMinMaxHelper(program, isMax, getValueTypeName(t)) + "(" +
+    return getMinMaxHelper(program, isMax, typeName(t)) + "(" +
            name(op->getOperand(0)) + ", " + name(op->getOperand(1)) + ")";
   };
 
@@ -724,7 +796,7 @@ void KernelEmitter::emitArith(Operation *op) {
     emitCast(op);
     return;
   }
-  assign(op->getResult(0), expr);
+  assignComputed(op, expr);
 }
 
 void KernelEmitter::emitCast(Operation *op) {
@@ -734,7 +806,9 @@ void KernelEmitter::emitCast(Operation *op) {
   }
   Value in = op->getOperand(0);
   Type from = in.getType(), to = op->getResult(0).getType();
-  std::string toName = getValueTypeName(to);
+  std::string toName = typeName(to);
+  // Set where the expression is already an f16 value (emulated f16).
+  bool rounded = false;
   // An integer (or index) value converted to another integer type.
   auto toInt = [&](const std::string &wide) {
     if (to.isInteger(1))
@@ -773,16 +847,36 @@ void KernelEmitter::emitCast(Operation *op) {
               return "(" + toName + ")(uint)" + name(in);
             return "(" + toName + ")" + name(in);
           })
-          .Case<arith::ExtFOp>(
-              [&](auto) { return "(" + toName + ")" + name(in); })
+          .Case<arith::ExtFOp>([&](auto) -> std::string {
+            // An emulated f16 is already a float.
+            if (isEmulatedHalf(from) && to.isF32())
+              return name(in);
+            return "(" + toName + ")" + name(in);
+          })
           .Case<arith::TruncFOp>([&](arith::TruncFOp o) -> std::string {
             if (o.getRoundingmodeAttr())
               return "";
+            if (isEmulatedHalf(to)) {
+              // Rounded once, from the double itself where it is one.
+              rounded = true;
+              if (from.isF64())
+                return getRoundHalfHelper(program, /*fromDouble=*/true) + "(" +
+                       name(in) + ")";
+              return roundHalf(name(in));
+            }
             return "(" + toName + ")" + name(in);
           })
           .Case<arith::BitcastOp>([&](auto) -> std::string {
             if (isa<FloatType>(from) == isa<FloatType>(to))
               return isa<FloatType>(from) ? "" : name(in);
+            if (isEmulatedHalf(to)) {
+              rounded = true;
+              return getHalfBitsHelper(program, /*toBits=*/false) + "(" +
+                     name(in) + ")";
+            }
+            if (isEmulatedHalf(from))
+              return getHalfBitsHelper(program, /*toBits=*/true) + "(" +
+                     name(in) + ")";
             return "as_" + toName + "(" + name(in) + ")";
           })
           .Default([&](Operation *) { return std::string(); });
@@ -790,6 +884,9 @@ void KernelEmitter::emitCast(Operation *op) {
     unsupported(op);
     return;
   }
+  // sitofp, uitofp to an emulated f16: computed in float, then rounded.
+  if (isEmulatedHalf(to) && !rounded)
+    expr = roundHalf(expr);
   assign(op->getResult(0), expr);
 }
 
@@ -865,7 +962,7 @@ void KernelEmitter::emitMath(Operation *op) {
     unsupported(op);
     return;
   }
-  assign(op->getResult(0), expr);
+  assignComputed(op, expr);
 }
 
 void KernelEmitter::emitOp(Operation *op) {
@@ -879,7 +976,8 @@ void KernelEmitter::emitOp(Operation *op) {
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     Attribute value = constant.getValue();
     if (auto f = dyn_cast<FloatAttr>(value))
-      names[constant] = getFloatLiteral(f.getValue(), f.getType());
+      names[constant] = getFloatLiteral(f.getValue(), f.getType(),
+                                        isEmulatedHalf(f.getType()));
     else if (auto i = dyn_cast<IntegerAttr>(value))
       names[constant] = getIntLiteral(i.getValue(), i.getType());
     else
@@ -890,7 +988,8 @@ void KernelEmitter::emitOp(Operation *op) {
     Type t = poison.getType();
     if (isa<FloatType>(t))
       names[poison] = getFloatLiteral(
-          APFloat::getZero(cast<FloatType>(t).getFloatSemantics()), t);
+          APFloat::getZero(cast<FloatType>(t).getFloatSemantics()), t,
+          isEmulatedHalf(t));
     else if (t.isIntOrIndex())
       names[poison] = getIntLiteral(APInt(getIntWidth(t), 0), t);
     else
@@ -906,15 +1005,27 @@ void KernelEmitter::emitOp(Operation *op) {
     return;
   }
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    std::string elem = name(load.getMemRef()) + "[" +
-                       linearIndex(op, load.getMemRef(), load.getIndices()) +
-                       "]";
+    std::string index = linearIndex(op, load.getMemRef(), load.getIndices());
+    // An f16 buffer without cl_khr_fp16: vload_half gives the float.
+    if (isEmulatedHalf(load.getType()) &&
+        !privateBuffers.contains(load.getMemRef())) {
+      assign(load, "vload_half(" + index + ", " + name(load.getMemRef()) + ")");
+      return;
+    }
+    std::string elem = name(load.getMemRef()) + "[" + index + "]";
     assign(load, load.getType().isInteger(1) ? elem + " != 0" : elem);
     return;
   }
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    os << name(store.getMemRef()) << "["
-       << linearIndex(op, store.getMemRef(), store.getIndices())
+    std::string index = linearIndex(op, store.getMemRef(), store.getIndices());
+    // The value is already an f16 held in a float: the rounding is exact.
+    if (isEmulatedHalf(store.getValueToStore().getType()) &&
+        !privateBuffers.contains(store.getMemRef())) {
+      os << "vstore_half_rte(" << name(store.getValueToStore()) << ", " << index
+         << ", " << name(store.getMemRef()) << ");\n";
+      return;
+    }
+    os << name(store.getMemRef()) << "[" << index
        << "] = " << name(store.getValueToStore()) << ";\n";
     return;
   }
@@ -926,9 +1037,15 @@ void KernelEmitter::emitOp(Operation *op) {
       return;
     }
     std::string n = newName();
-    os << getBufferElementTypeName(type.getElementType()) << " " << n << "["
-       << std::max<int64_t>(type.getNumElements(), 1) << "];\n";
+    // Private f16 arrays hold floats without cl_khr_fp16 (no half
+    // variables), as the values do.
+    Type elem = type.getElementType();
+    os << (isEmulatedHalf(elem) ? std::string("float")
+                                : getBufferElementTypeName(elem))
+       << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1)
+       << "];\n";
     names[alloca] = n;
+    privateBuffers.insert(alloca);
     return;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {

@@ -21,7 +21,9 @@ namespace mlir::plaidml {
 
 /// What the device can do, for the types the kernels may use.
 struct OpenCLCOptions {
-  /// cl_khr_fp16: f16 arithmetic and f16 buffers.
+  /// cl_khr_fp16: f16 values are `half`. Without it f16 is emulated: half
+  /// buffers through vload_half/vstore_half_rte, values in floats rounded
+  /// to f16 after every op.
   bool fp16 = false;
   /// cl_khr_fp64: f64 arithmetic and f64 buffers.
   bool fp64 = false;

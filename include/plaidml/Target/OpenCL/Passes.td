@@ -41,9 +41,11 @@ def GpuModuleToOpenCLCPass
     guarded against zero and overflow, `arith.maximumf`/`minimumf`
     propagating NaN, math ops as OpenCL builtins, and
     `#pragma OPENCL FP_CONTRACT OFF` (no fused multiply-adds the IR did not
-    ask for). An op without a translation, or a type the device lacks (f16
-    without `fp16`, f64 without `fp64`, bf16 on any device), is an error at
-    the op, which names it:
+    ask for). Without `fp16`, f16 is emulated: `half` buffers through
+    `vload_half`/`vstore_half_rte`, values in `float`s rounded to f16 after
+    every op (docs/OpenCLPipeline.md). An op without a translation, or a
+    type the device lacks (f64 without `fp64`, bf16 on any device), is an
+    error at the op, which names it:
 
     ```
     error: 'math.cttz' has no OpenCL C translation yet
@@ -56,7 +58,8 @@ def GpuModuleToOpenCLCPass
   }];
   let options = [
     Option<"fp16", "fp16", "bool", "false",
-           "The device has half precision arithmetic (cl_khr_fp16)">,
+           "The device has half precision arithmetic (cl_khr_fp16); "
+           "without it f16 is emulated in float">,
     Option<"fp64", "fp64", "bool", "false",
            "The device has double precision (cl_khr_fp64)">,
     Option<"device", "device", "std::string", "\"the target device\"",
