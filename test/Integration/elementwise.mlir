@@ -6,9 +6,11 @@
 // RUN: plaidml-run %s --device reference --entry ints --print | FileCheck %s --check-prefix=INTS
 // RUN: plaidml-run %s --device cpu --entry ints --print | FileCheck %s --check-prefix=INTS
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry ints --print | FileCheck %s --check-prefix=INTS %}
+// RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry ints --print | FileCheck %s --check-prefix=INTS %}
 // RUN: plaidml-run %s --device reference --entry promote --print | FileCheck %s --check-prefix=PROMOTE
 // RUN: plaidml-run %s --device cpu --entry promote --print | FileCheck %s --check-prefix=PROMOTE
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry promote --print | FileCheck %s --check-prefix=PROMOTE %}
+// RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry promote --print | FileCheck %s --check-prefix=PROMOTE %}
 // RUN: plaidml-run %s --device reference --entry floats --print | FileCheck %s --check-prefix=FLOATS
 // RUN: plaidml-run %s --device cpu --entry floats --print | FileCheck %s --check-prefix=FLOATS
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry floats --print | FileCheck %s --check-prefix=FLOATS %}
@@ -16,6 +18,7 @@
 // RUN: plaidml-run %s --device reference --entry shapes --print | FileCheck %s --check-prefix=SHAPES
 // RUN: plaidml-run %s --device cpu --entry shapes --print | FileCheck %s --check-prefix=SHAPES
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry shapes --print | FileCheck %s --check-prefix=SHAPES %}
+// RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry shapes --print | FileCheck %s --check-prefix=SHAPES %}
 
 // INTS: result0: 4xsi32
 // INTS-NEXT: [-3, 3, -3, 3]
@@ -145,6 +148,7 @@ func.func @shapes() -> (tensor<2x3xsi32>, tensor<3x2xf32>, tensor<4xf32>, tensor
 // RUN: plaidml-run %s --device reference --entry wide --print | FileCheck %s --check-prefix=WIDE
 // RUN: plaidml-run %s --device cpu --entry wide --print | FileCheck %s --check-prefix=WIDE
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry wide --print | FileCheck %s --check-prefix=WIDE %}
+// RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry wide --print | FileCheck %s --check-prefix=WIDE %}
 // WIDE: result0: 2xsi64
 // WIDE-NEXT: [9223372036854775807, -9223372036854775808]
 // WIDE: result1: ui64
