@@ -116,9 +116,9 @@ mlir::plaidml::getResolvedOptionsString(const CompileOptions &options) {
   }
   if (std::optional<unsigned> index = getOpenCLIndex(options.device)) {
     OpenCLTarget gpu = resolveOpenCLTarget(*index);
-    resolved += llvm::formatv(" opencl-fp64={0} opencl-fp16={1}", gpu.fp64,
-                              gpu.fp16)
-                    .str();
+    resolved +=
+        llvm::formatv(" opencl-fp64={0} opencl-fp16={1}", gpu.fp64, gpu.fp16)
+            .str();
   }
   return resolved;
 }
