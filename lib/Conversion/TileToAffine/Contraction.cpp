@@ -1,17 +1,26 @@
 //===- Contraction.cpp - tile.contract to affine loop nests ---------------===//
 //
-// Lowers tile.contract in two steps. First the output buffer is filled with
-// the init, broadcast to the result shape. Then the index space box that
-// tile-compute-bounds recorded (lower_bounds / upper_bounds, inclusive) is
-// visited: when the sink is a projected permutation, distinct points of its
-// dimensions write distinct elements, so those dimensions become an outer
-// affine.parallel and the reduction dimensions inner affine.for loops;
-// otherwise writes may collide and every dimension is a sequential
-// affine.for. The constraints tile-compute-bounds left in `cons` (those the
-// box does not imply) guard the body with affine.if. The body loads the
-// inputs through the `srcs` maps, combines them (add/mul in the result
-// type, eq/cond comparisons in the promoted input type) and aggregates into
-// the element `sink` names.
+// Lowers tile.contract over the index space box that tile-compute-bounds
+// recorded (lower_bounds / upper_bounds, inclusive).
+//
+// Reductions (an aggregation other than assign, and a sink naming distinct
+// indices) become one affine.parallel over the sink's indices whose body
+// starts from the init, carries the partial result through affine.for
+// loops over the other indices as iter_args and stores it once: the
+// accumulator lives in a register, the CPU passes find the reduction in
+// one place, and the output is written once. Only when the box does not
+// cover the whole output is the output first filled with the init.
+//
+// Otherwise (assign, or a sink that may map distinct points to one
+// element) the output is filled with the init and the box is visited by a
+// nest that loads, aggregates and stores per point: an outer affine.parallel
+// over the sink's indices when they are distinct, sequential affine.for
+// loops for the rest.
+//
+// The constraints tile-compute-bounds left in `cons` (those the box does not
+// imply) guard the aggregation with affine.if. The body loads the inputs
+// through the `srcs` maps, combines them (add/mul in the result type,
+// eq/cond comparisons in the promoted input type) and aggregates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +67,55 @@ Value buildCombination(OpBuilder &b, Location loc, ContractionOp op,
   return buildConversion(b, loc, value, types[2], outType);
 }
 
+/// The arithmetic of aggregation `agg` (not assign).
+BinaryKind getAggregationKind(AggregationKind agg) {
+  switch (agg) {
+  case AggregationKind::add:
+    return BinaryKind::Add;
+  case AggregationKind::mul:
+    return BinaryKind::Mul;
+  case AggregationKind::max:
+    return BinaryKind::Max;
+  default:
+    return BinaryKind::Min;
+  }
+}
+
+/// `current` aggregated with the combination of the inputs at index point
+/// `ivs` (all of the contraction's indices).
+Value buildAggregation(OpBuilder &b, Location loc, ContractionOp op,
+                       ValueRange inputs, ValueRange ivs, Value current,
+                       Type outType) {
+  SmallVector<Value> elements;
+  for (auto [buffer, map] :
+       llvm::zip_equal(inputs, op.getSrcs().getAsValueRange<AffineMapAttr>()))
+    elements.push_back(affine::AffineLoadOp::create(b, loc, buffer, map, ivs));
+  Value value = buildCombination(b, loc, op, elements, outType);
+  if (op.getAgg() == AggregationKind::assign)
+    return value;
+  return buildBinary(b, loc, getAggregationKind(op.getAgg()), current, value,
+                     outType);
+}
+
+/// True when each output element is reduced by one sequential nest of its
+/// own: the sink names distinct indices (so those run in parallel) and the
+/// aggregation combines values (assign writes, it does not reduce).
+bool isRegisterReduction(ContractionOp op) {
+  return op.getAgg() != AggregationKind::assign &&
+         op.getSink().isProjectedPermutation();
+}
+
+/// True when the index box visits every element of an output of `shape`.
+bool coversOutput(ContractionOp op, ArrayRef<int64_t> shape,
+                  ArrayRef<int64_t> lbs, ArrayRef<int64_t> ubs) {
+  for (auto [pos, e] : llvm::enumerate(op.getSink().getResults())) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (lbs[d] != 0 || ubs[d] + 1 != shape[pos])
+      return false;
+  }
+  return true;
+}
+
 struct ContractionLowering : OpConversionPattern<ContractionOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -78,18 +136,6 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
     ArrayRef<int64_t> shape = resultType.getShape();
     Value out = getResultBuffer(rewriter, op, memrefType);
 
-    // The result starts as the broadcast init.
-    Value init = adaptor.getInit();
-    Type initType = getTileElementType(op.getInit());
-    AffineMap initMap = getBroadcastMap(
-        cast<MemRefType>(init.getType()).getShape(), shape, ctx);
-    buildParallelNest(
-        rewriter, loc, shape, [&](OpBuilder &b, Location l, ValueRange ivs) {
-          Value v = affine::AffineLoadOp::create(b, l, init, initMap, ivs);
-          v = buildConversion(b, l, v, initType, outType);
-          affine::AffineStoreOp::create(b, l, v, out, ivs);
-        });
-
     ArrayRef<int64_t> lbs = *op.getLowerBounds();
     ArrayRef<int64_t> ubs = *op.getUpperBounds();
     unsigned numIdxs = op.getNumIdxs();
@@ -98,13 +144,121 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
     bool empty = llvm::any_of(llvm::zip_equal(lbs, ubs), [](auto bounds) {
       return std::get<1>(bounds) < std::get<0>(bounds);
     });
-    if (!empty)
+
+    // The result starts as the broadcast init, unless every output element
+    // is produced by a reduction nest that starts from the init itself.
+    Value init = adaptor.getInit();
+    Type initType = getTileElementType(op.getInit());
+    AffineMap initMap = getBroadcastMap(
+        cast<MemRefType>(init.getType()).getShape(), shape, ctx);
+    bool reduceInRegisters = !empty && isRegisterReduction(op);
+    if (!reduceInRegisters || !coversOutput(op, shape, lbs, ubs))
+      buildParallelNest(
+          rewriter, loc, shape, [&](OpBuilder &b, Location l, ValueRange ivs) {
+            Value v = affine::AffineLoadOp::create(b, l, init, initMap, ivs);
+            v = buildConversion(b, l, v, initType, outType);
+            affine::AffineStoreOp::create(b, l, v, out, ivs);
+          });
+
+    if (reduceInRegisters)
+      buildRegisterReduction(rewriter, op, adaptor, out, outType, initMap, lbs,
+                             ubs);
+    else if (!empty)
       buildIndexSpace(rewriter, op, adaptor, out, outType, lbs, ubs);
     rewriter.replaceOp(op, out);
     return success();
   }
 
 private:
+  /// The reduction form: a parallel nest over the sink's indices whose body
+  /// starts from the init, carries the partial result through the
+  /// reduction loops as iter_args and stores it once:
+  ///   affine.parallel (sink indices) {
+  ///     %init = ...
+  ///     %r = affine.for (reduction index) iter_args(%acc = %init) {
+  ///       ... affine.yield (aggregate %acc, combination)
+  ///     }
+  ///     affine.store %r, %out[sink]
+  ///   }
+  /// `cons` guards the aggregation with an affine.if yielding %acc where the
+  /// point is invalid.
+  void buildRegisterReduction(ConversionPatternRewriter &rewriter,
+                              ContractionOp op, OpAdaptor adaptor, Value out,
+                              Type outType, AffineMap initMap,
+                              ArrayRef<int64_t> lbs,
+                              ArrayRef<int64_t> ubs) const {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    unsigned numIdxs = op.getNumIdxs();
+    AffineMap sink = op.getSink();
+    SmallVector<unsigned> parallelDims;
+    for (AffineExpr e : sink.getResults())
+      parallelDims.push_back(cast<AffineDimExpr>(e).getPosition());
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    SmallVector<Value> ivs(numIdxs);
+    if (!parallelDims.empty()) {
+      SmallVector<AffineMap> lbMaps, ubMaps;
+      for (unsigned d : parallelDims) {
+        lbMaps.push_back(AffineMap::getConstantMap(lbs[d], ctx));
+        ubMaps.push_back(AffineMap::getConstantMap(ubs[d] + 1, ctx));
+      }
+      SmallVector<int64_t> steps(parallelDims.size(), 1);
+      auto par = affine::AffineParallelOp::create(
+          rewriter, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, lbMaps,
+          ValueRange{}, ubMaps, ValueRange{}, steps);
+      for (auto [d, iv] : llvm::zip_equal(parallelDims, par.getIVs()))
+        ivs[d] = iv;
+      rewriter.setInsertionPointToStart(par.getBody());
+    }
+
+    // The init at this output element: the parallel ivs are its coordinates
+    // in output order.
+    SmallVector<Value> outCoords;
+    for (unsigned d : parallelDims)
+      outCoords.push_back(ivs[d]);
+    Type initType = getTileElementType(op.getInit());
+    Value acc = affine::AffineLoadOp::create(rewriter, loc, adaptor.getInit(),
+                                             initMap, outCoords);
+    acc = buildConversion(rewriter, loc, acc, initType, outType);
+
+    // Reduction loops, outermost first, each carrying the partial result.
+    SmallVector<affine::AffineForOp> loops;
+    for (unsigned d = 0; d < numIdxs; ++d) {
+      if (ivs[d])
+        continue;
+      auto loop = affine::AffineForOp::create(rewriter, loc, lbs[d], ubs[d] + 1,
+                                              /*step=*/1, acc);
+      ivs[d] = loop.getInductionVar();
+      acc = loop.getRegionIterArgs()[0];
+      loops.push_back(loop);
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+    Value value;
+    if (std::optional<IntegerSet> cons = op.getCons()) {
+      auto guardOp = affine::AffineIfOp::create(
+          rewriter, loc, acc.getType(), *cons, ivs, /*withElseRegion=*/true);
+      // Blocks of an affine.if with results start without terminators.
+      rewriter.setInsertionPointToEnd(guardOp.getThenBlock());
+      Value updated = buildAggregation(rewriter, loc, op, adaptor.getInputs(),
+                                       ivs, acc, outType);
+      affine::AffineYieldOp::create(rewriter, loc, updated);
+      rewriter.setInsertionPointToEnd(guardOp.getElseBlock());
+      affine::AffineYieldOp::create(rewriter, loc, acc);
+      value = guardOp.getResult(0);
+      rewriter.setInsertionPointAfter(guardOp);
+    } else {
+      value = buildAggregation(rewriter, loc, op, adaptor.getInputs(), ivs, acc,
+                               outType);
+    }
+    for (affine::AffineForOp loop : llvm::reverse(loops)) {
+      affine::AffineYieldOp::create(rewriter, loc, value);
+      value = loop.getResult(0);
+      rewriter.setInsertionPointAfter(loop);
+    }
+    affine::AffineStoreOp::create(rewriter, loc, value, out, outCoords);
+  }
+
   void buildIndexSpace(ConversionPatternRewriter &rewriter, ContractionOp op,
                        OpAdaptor adaptor, Value out, Type outType,
                        ArrayRef<int64_t> lbs, ArrayRef<int64_t> ubs) const {
@@ -149,34 +303,11 @@ private:
       rewriter.setInsertionPointToStart(guardOp.getThenBlock());
     }
 
-    SmallVector<Value> elements;
-    for (auto [buffer, map] :
-         llvm::zip_equal(adaptor.getInputs(),
-                         op.getSrcs().getAsValueRange<AffineMapAttr>()))
-      elements.push_back(
-          affine::AffineLoadOp::create(rewriter, loc, buffer, map, ivs));
-    Value value = buildCombination(rewriter, loc, op, elements, outType);
-
-    if (op.getAgg() != AggregationKind::assign) {
-      BinaryKind kind;
-      switch (op.getAgg()) {
-      case AggregationKind::add:
-        kind = BinaryKind::Add;
-        break;
-      case AggregationKind::mul:
-        kind = BinaryKind::Mul;
-        break;
-      case AggregationKind::max:
-        kind = BinaryKind::Max;
-        break;
-      default:
-        kind = BinaryKind::Min;
-        break;
-      }
-      Value current =
-          affine::AffineLoadOp::create(rewriter, loc, out, sink, ivs);
-      value = buildBinary(rewriter, loc, kind, current, value, outType);
-    }
+    Value current;
+    if (op.getAgg() != AggregationKind::assign)
+      current = affine::AffineLoadOp::create(rewriter, loc, out, sink, ivs);
+    Value value = buildAggregation(rewriter, loc, op, adaptor.getInputs(), ivs,
+                                   current, outType);
     affine::AffineStoreOp::create(rewriter, loc, value, out, sink, ivs);
   }
 };

@@ -421,6 +421,10 @@ bool KernelEmitter::checkOpTypes(Operation *op) {
   if (auto alloca = dyn_cast<memref::AllocaOp>(op))
     return checkType(op, alloca.getType().getElementType(), "holds",
                      " in private memory");
+  // Loops and branches only carry values that the ops computing them, which
+  // speak for the Tile op, are checked for.
+  if (op->getNumRegions() > 0 || op->hasTrait<OpTrait::IsTerminator>())
+    return true;
   for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                    llvm::to_vector(op->getResultTypes()))) {
     if (isa<MemRefType>(t))

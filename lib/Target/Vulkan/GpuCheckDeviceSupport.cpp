@@ -164,7 +164,8 @@ public:
   /// Emits the recorded problems in IR order, one per source location, type
   /// and requirement and one per op name, type and requirement. A Tile op
   /// becomes many kernel ops with its location: its loads, stores and
-  /// arithmetic speak for it before the constants sunk into the kernel.
+  /// arithmetic speak for it before the constants sunk into the kernel and
+  /// the loops and branches that carry its values.
   /// Returns failure if there was any.
   LogicalResult emitErrors() {
     using Key = std::tuple<const void *, const void *, std::string>;
@@ -172,7 +173,7 @@ public:
     SmallVector<size_t> chosen;
     for (bool constants : {false, true}) {
       for (auto [index, problem] : llvm::enumerate(problems)) {
-        if (problem.op->hasTrait<OpTrait::ConstantLike>() != constants)
+        if (speaksLast(problem.op) != constants)
           continue;
         Location loc = getReportLocation(problem.op);
         const void *type = problem.type.getAsOpaquePointer();
@@ -194,6 +195,13 @@ public:
   }
 
 private:
+  /// Constants and control flow (loops carrying a reduction, their yields)
+  /// are reported only where no arithmetic or buffer access was.
+  static bool speaksLast(Operation *op) {
+    return op->hasTrait<OpTrait::ConstantLike>() || op->getNumRegions() > 0 ||
+           op->hasTrait<OpTrait::IsTerminator>();
+  }
+
   struct Problem {
     Operation *op;
     Use use;

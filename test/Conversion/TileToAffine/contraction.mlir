@@ -1,23 +1,25 @@
 // RUN: plaidml-opt %s -convert-tile-to-affine -split-input-file | FileCheck %s
 
-// Matrix multiplication: the sink dims (m, n) run in an outer affine.parallel,
-// the reduction dim k in an inner affine.for; the init is broadcast first.
+// Matrix multiplication: the sink dims (m, n) run in an outer affine.parallel
+// whose body starts from the init, carries the sum through the reduction
+// loop over k as an iter_arg and stores it once. The box covers the whole
+// output, so there is no separate init fill.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x16xf32>, %[[OUT:.*]]: memref<4x16xf32>)
 // CHECK: %[[ZERO:.*]] = memref.get_global @{{.*}} : memref<f32>
-// CHECK: affine.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, 16) {
+// CHECK-NEXT: affine.parallel (%[[M:.*]], %[[N:.*]]) = (0, 0) to (4, 16) {
 // CHECK-NEXT: %[[INIT:.*]] = affine.load %[[ZERO]][] : memref<f32>
-// CHECK-NEXT: affine.store %[[INIT]], %[[OUT]][%[[I]], %[[J]]]
-// CHECK: affine.parallel (%[[M:.*]], %[[N:.*]]) = (0, 0) to (4, 16) {
-// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 8 {
+// CHECK-NEXT: %[[RES:.*]] = affine.for %[[K:.*]] = 0 to 8 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
 // CHECK-NEXT: %[[LHS:.*]] = affine.load %[[A]][%[[M]], %[[K]]] : memref<4x8xf32>
 // CHECK-NEXT: %[[RHS:.*]] = affine.load %[[B]][%[[K]], %[[N]]] : memref<8x16xf32>
 // CHECK-NEXT: %[[PROD:.*]] = arith.mulf %[[LHS]], %[[RHS]] : f32
-// CHECK-NEXT: %[[ACC:.*]] = affine.load %[[OUT]][%[[M]], %[[N]]] : memref<4x16xf32>
 // CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]], %[[PROD]] : f32
-// CHECK-NEXT: affine.store %[[SUM]], %[[OUT]][%[[M]], %[[N]]] : memref<4x16xf32>
-// CHECK: return
+// CHECK-NEXT: affine.yield %[[SUM]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.store %[[RES]], %[[OUT]][%[[M]], %[[N]]] : memref<4x16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: return
 func.func @matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
   %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
@@ -31,21 +33,27 @@ func.func @matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32>
 // -----
 
 // A "same" 1-D convolution: the padding checks the box does not imply stay
-// in `cons` and guard the body with affine.if.
+// in `cons` and guard the aggregation with an affine.if that yields the
+// partial sum unchanged at invalid points.
 
 // CHECK: #[[SET:.*]] = affine_set<(d0, d1) : (d0 + d1 - 1 >= 0, -d0 - d1 + 4 >= 0)>
 // CHECK-LABEL: func.func @same_conv
 // CHECK-SAME: (%[[I:.*]]: memref<5xi32>, %[[K:.*]]: memref<3xi32>, %[[O:.*]]: memref<5xi32>)
-// CHECK: affine.parallel
 // CHECK: affine.parallel (%[[X:.*]]) = (0) to (5) {
-// CHECK-NEXT: affine.for %[[W:.*]] = 0 to 3 {
-// CHECK-NEXT: affine.if #[[SET]](%[[X]], %[[W]]) {
+// CHECK-NEXT: %[[INIT:.*]] = affine.load
+// CHECK-NEXT: %[[RES:.*]] = affine.for %[[W:.*]] = 0 to 3 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (i32) {
+// CHECK-NEXT: %[[G:.*]] = affine.if #[[SET]](%[[X]], %[[W]]) -> i32 {
 // CHECK-NEXT: %[[IN:.*]] = affine.load %[[I]][%[[X]] + %[[W]] - 1] : memref<5xi32>
 // CHECK-NEXT: %[[KW:.*]] = affine.load %[[K]][%[[W]]] : memref<3xi32>
 // CHECK-NEXT: %[[P:.*]] = arith.muli %[[IN]], %[[KW]] : i32
-// CHECK-NEXT: %[[ACC:.*]] = affine.load %[[O]][%[[X]]] : memref<5xi32>
 // CHECK-NEXT: %[[S:.*]] = arith.addi %[[ACC]], %[[P]] : i32
-// CHECK-NEXT: affine.store %[[S]], %[[O]][%[[X]]] : memref<5xi32>
+// CHECK-NEXT: affine.yield %[[S]] : i32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: affine.yield %[[ACC]] : i32
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.yield %[[G]] : i32
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.store %[[RES]], %[[O]][%[[X]]] : memref<5xi32>
 func.func @same_conv(%I: tensor<5xsi32>, %K: tensor<3xsi32>) -> tensor<5xsi32> {
   %zero = tile.constant dense<0> : tensor<si32>
   %O = tile.contract add, mul, %zero, %I, %K {idxs = ["x", "k"],
@@ -59,11 +67,16 @@ func.func @same_conv(%I: tensor<5xsi32>, %K: tensor<3xsi32>) -> tensor<5xsi32> {
 
 // -----
 
-// Bounds that do not start at zero become affine.parallel / affine.for bounds.
+// Bounds that do not start at zero become affine.parallel / affine.for
+// bounds; the output elements outside the box keep the init, so it is
+// filled first.
 
 // CHECK-LABEL: func.func @shifted_bounds
+// CHECK: affine.parallel (%{{.*}}) = (0) to (4) {
+// CHECK: affine.store
 // CHECK: affine.parallel (%{{.*}}) = (1) to (3) {
-// CHECK-NEXT: affine.for %{{.*}} = 2 to 5 {
+// CHECK-NEXT: affine.load
+// CHECK-NEXT: affine.for %{{.*}} = 2 to 5 iter_args
 func.func @shifted_bounds(%I: tensor<8xf32>) -> tensor<4xf32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
   %O = tile.contract add, none, %zero, %I {
@@ -107,10 +120,10 @@ func.func @constant_in_sink(%x: tensor<3xf32>) -> tensor<2x3xf32> {
 // A full reduction to a scalar has no parallel dims.
 
 // CHECK-LABEL: func.func @sum_all
-// CHECK: affine.for %[[R:.*]] = 0 to 2 {
-// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 3 {
-// CHECK: affine.load %{{.*}}[] : memref<f64>
-// CHECK: arith.addf
+// CHECK: %[[INIT:.*]] = affine.load %{{.*}}[] : memref<f64>
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 2 iter_args(%[[A:.*]] = %[[INIT]]) -> (f64) {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 3 iter_args(%[[B:.*]] = %[[A]]) -> (f64) {
+// CHECK: arith.addf %[[B]]
 // CHECK: affine.store %{{.*}}, %{{.*}}[] : memref<f64>
 func.func @sum_all(%x: tensor<2x3xf64>) -> tensor<f64> {
   %zero = tile.constant dense<0.0> : tensor<f64>
@@ -147,7 +160,8 @@ func.func @empty_box(%x: tensor<3xf32>) -> tensor<3xf32> {
 // float max/min, signed or unsigned integer max/min); assign only stores.
 
 // CHECK-LABEL: func.func @aggregations
-// CHECK: %[[A0:.*]] = affine.load %[[OUT0:.*]][%{{.*}}] : memref<2xf32>
+// CHECK: affine.for %{{.*}} = 0 to 3 iter_args(%[[A0:.*]] = %{{.*}}) -> (f32)
+// CHECK-NEXT: affine.load
 // CHECK-NEXT: arith.mulf %[[A0]], %{{.*}} : f32
 // CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
 // CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
@@ -256,7 +270,9 @@ func.func @combo_cond(%x: tensor<2x3xf32>, %m: tensor<2xf32>, %idx: tensor<2x3xs
 // CHECK-SAME: (%[[X:.*]]: memref<2x3xf32>, %[[INIT:.*]]: memref<3x1xf32>, %[[OUT:.*]]: memref<2x3x4xf32>)
 // CHECK: affine.parallel (%[[I:.*]], %[[J:.*]], %[[K:.*]]) = (0, 0, 0) to (2, 3, 4) {
 // CHECK-NEXT: %[[V:.*]] = affine.load %[[INIT]][%[[J]], 0] : memref<3x1xf32>
-// CHECK-NEXT: affine.store %[[V]], %[[OUT]][%[[I]], %[[J]], %[[K]]]
+// CHECK-NEXT: %[[E:.*]] = affine.load %[[X]][%[[I]], %[[J]]] : memref<2x3xf32>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[V]], %[[E]] : f32
+// CHECK-NEXT: affine.store %[[S]], %[[OUT]][%[[I]], %[[J]], %[[K]]]
 func.func @broadcast_init(%x: tensor<2x3xf32>, %init: tensor<3x1xf32>) -> tensor<2x3x4xf32> {
   %o = tile.contract add, none, %init, %x {sink = affine_map<(i, j, k) -> (i, j, k)>,
          srcs = [affine_map<(i, j, k) -> (i, j)>],
