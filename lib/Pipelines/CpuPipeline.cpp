@@ -36,6 +36,15 @@ mlir::plaidml::validateCpuPipelineOptions(const CpuPipelineOptions &options) {
 
 void mlir::plaidml::buildCpuLoweringPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
+  // Reduction nests: a schedule each, then register-blocked vector code.
+  CpuConfigurePassOptions configureOptions;
+  configureOptions.triple = options.triple;
+  configureOptions.cpu = options.cpu;
+  configureOptions.features = options.features;
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createCpuConfigurePass(configureOptions));
+  funcPm.addPass(createCpuTileContractionsPass());
+
   // Math first, while the IR is still structured: x86 has no f16/bf16 libm,
   // so compute those in f32; integer and integer-exponent powers become
   // outlined functions (with scf loops, hence before convert-scf-to-cf).
@@ -51,6 +60,7 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   // atan, ...) libm calls, declared as func.func for func-to-llvm below.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
 
   // Memrefs, then scalars and control flow, then functions with the
   // bare-pointer calling convention of docs/ABI.md.

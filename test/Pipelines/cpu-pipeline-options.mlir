@@ -16,8 +16,16 @@
 // FULL-NEXT:     tile-compute-bounds
 // FULL-NEXT:   ),
 // FULL-NEXT:   convert-tile-to-affine,
+// FULL-NEXT:   func.func(
+// FULL-NEXT:     plaidml-cpu-configure{cpu=x86-64 features= remarks=false triple= vector-bits=0}
+// FULL-NEXT:     plaidml-cpu-tile-contractions
+// FULL-NEXT:   ),
 // FULL-NEXT:   math-extend-to-supported-types
 // LOWER:     builtin.module(
+// LOWER-NEXT:  func.func(
+// LOWER-NEXT:    plaidml-cpu-configure{cpu=native features= remarks=false triple= vector-bits=0},
+// LOWER-NEXT:    plaidml-cpu-tile-contractions
+// LOWER-NEXT:  ),
 // LOWER-NEXT:  math-extend-to-supported-types{ target-type=f32},
 // LOWER-NEXT:  convert-math-to-funcs{
 // LOWER-NEXT:  lower-affine,
@@ -25,6 +33,7 @@
 // LOWER-NEXT:  convert-scf-to-cf{
 // LOWER-NEXT:  convert-math-to-llvm{
 // LOWER-NEXT:  convert-math-to-libm,
+// LOWER-NEXT:  convert-vector-to-llvm{
 // LOWER-NEXT:  expand-strided-metadata,
 // LOWER-NEXT:  finalize-memref-to-llvm{
 // LOWER-NEXT:  convert-arith-to-llvm{

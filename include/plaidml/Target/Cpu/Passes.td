@@ -81,4 +81,98 @@ def EmitCpuEntryPointsPass
   ];
 }
 
+def CpuConfigurePass
+    : Pass<"plaidml-cpu-configure", "mlir::func::FuncOp"> {
+  let summary = "Choose the register blocking, cache blocking and packing "
+                "of every reduction nest";
+  let description = [{
+    Looks at every top-level `affine.parallel` reduction nest of the ABI
+    form (the shape `convert-tile-to-affine` and `plaidml-fuse-elementwise`
+    give a contraction: a prologue, perfectly nested reduction `affine.for`
+    loops carrying one f32 or f64 value, an elementwise epilogue and one
+    `affine.store` at the parallel indices) and records how
+    `plaidml-cpu-tile-contractions` should generate it, as
+
+    ```mlir
+    affine.parallel ... {
+      ...
+    } {plaidml.cpu.schedule = {lanes = 16, rows = 14, vectors = 2,
+                               panels_per_block = 4, pack = true}}
+    ```
+
+    The vector dimension is the index of the stored element's contiguous
+    coordinate, the row dimension the one before it. A register block is
+    `rows` x `vectors` vectors of `lanes` elements (accumulators kept in
+    registers for the whole reduction); the cost model counts, per
+    reduction step, the FMAs (two per cycle) against the loads and
+    broadcasts (two per cycle) over the whole iteration space, remainder
+    blocks included, and takes the cheapest block that fits the register
+    file (28 accumulators with AVX-512's 32 registers, 12 with AVX2's 16).
+    Column panels are grouped into cache blocks whose packable operand data
+    (read along the vector dimension and the reduction only, like a matmul's
+    right-hand side or a convolution's filter) stays within 1 MiB, and that
+    data is packed into a contiguous buffer per block when several row
+    blocks reuse it.
+
+    `vector-bits` is the vector register width; 0 takes it from the target
+    (`cpu`/`features`: 512 with avx512f, 256 with avx, 128 otherwise on
+    x86 and on AArch64). Nests that do not have the shape, or whose vector
+    dimension is shorter than one vector, get no schedule and stay as they
+    are. With `remarks=1` every nest gets a remark saying what was chosen
+    or why not.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect"];
+  let options = [
+    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
+           "Target triple (empty: the host's)">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"native\"",
+           "LLVM CPU name, or 'native' for the host CPU">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Subtarget features, '+a,-b'">,
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "Vector register width in bits (0: from the target)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per nest with the schedule or the reason for none">,
+  ];
+}
+
+def CpuTileContractionsPass
+    : Pass<"plaidml-cpu-tile-contractions", "mlir::func::FuncOp"> {
+  let summary = "Generate register-blocked, cache-blocked vector code for "
+                "scheduled reduction nests";
+  let description = [{
+    Replaces every nest carrying a `plaidml.cpu.schedule` (see
+    `plaidml-cpu-configure`) by
+
+    ```
+    affine.parallel (%block) over cache blocks of column panels {
+      [copy the packable operands of the block into a contiguous buffer]
+      affine.for over the other parallel indices {
+        affine.for %row over row blocks of `rows` rows {
+          affine.for %col over the block's panels of `vectors` vectors {
+            rows x vectors accumulators, from the prologue (the init)
+            affine.for reduction loops iter_args(accumulators) {
+              loads: a vector where the operand runs along the vector
+              dimension, a broadcast scalar where it does not;
+              multiply-adds as vector.fma
+            }
+            the epilogue on the vectors; affine.vector_store
+          }
+        }
+      }
+    }
+    ```
+
+    followed by the same code for the remainder rows (a smaller register
+    block), the remainder vectors, and a copy of the original nest for the
+    columns that do not fill a vector. The multiply-add of an `add, mul`
+    reduction becomes one fused `vector.fma` (one rounding instead of two,
+    as in BLAS). The nest's values stay in registers: no temporary buffer
+    but the packed one.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 #endif // PLAIDML_TARGET_CPU_PASSES_TD

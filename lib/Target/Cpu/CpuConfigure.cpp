@@ -1,0 +1,205 @@
+//===- CpuConfigure.cpp - Schedules for the CPU reduction nests -----------===//
+//
+// plaidml-cpu-configure: chooses, per reduction nest, the register block
+// (rows x vectors), the cache block (panels per block) and whether to pack,
+// from a cost model of loads against FMAs, and records it as
+// `plaidml.cpu.schedule`. Passes.td describes the model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Target/Cpu/Passes.h"
+
+#include "ContractionNest.h"
+#include "plaidml/Target/Cpu/CpuTarget.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::plaidml {
+#define GEN_PASS_DEF_CPUCONFIGUREPASS
+#include "plaidml/Target/Cpu/Passes.h.inc"
+} // namespace mlir::plaidml
+
+using namespace mlir;
+using namespace mlir::plaidml;
+using namespace mlir::plaidml::cpu;
+
+namespace {
+/// Bytes of packable operand data a cache block may hold: half of a 2 MiB
+/// L2, leaving room for the rows streaming through.
+constexpr int64_t kBlockBytes = 1 << 20;
+
+/// Loads per reduction step, by what they vary with.
+struct LoadCounts {
+  int64_t vec = 0, row = 0, both = 0, neither = 0;
+};
+
+LoadCounts countLoads(const ContractionNest &nest) {
+  LoadCounts counts;
+  for (Operation *op : nest.body) {
+    auto load = dyn_cast<affine::AffineLoadOp>(op);
+    if (!load)
+      continue;
+    Dependence dep = nest.get(load.getResult());
+    if (dep.row && dep.vec)
+      ++counts.both;
+    else if (dep.vec)
+      ++counts.vec;
+    else if (dep.row)
+      ++counts.row;
+    else
+      ++counts.neither;
+  }
+  return counts;
+}
+
+/// Cycles of one reduction step of a rows x vectors block: two FMAs and
+/// two loads (or broadcasts) per cycle.
+double stepCost(const LoadCounts &loads, int64_t rows, int64_t vectors) {
+  if (rows == 0 || vectors == 0)
+    return 0;
+  double fmas = rows * vectors;
+  double memory = loads.vec * vectors + loads.row * rows +
+                  loads.both * rows * vectors + loads.neither;
+  return std::max(fmas, memory) / 2;
+}
+
+/// Reduction-step cycles of the whole iteration space with blocks of
+/// `rows` x `vectors`, remainders included (they get smaller blocks).
+double totalCost(const LoadCounts &loads, int64_t rowExtent,
+                 int64_t fullVectors, int64_t rows, int64_t vectors) {
+  int64_t panels = fullVectors / vectors, tailVectors = fullVectors % vectors;
+  int64_t rowBlocks = rowExtent / rows, tailRows = rowExtent % rows;
+  auto columnCost = [&](int64_t v) {
+    return rowBlocks * stepCost(loads, rows, v) + stepCost(loads, tailRows, v);
+  };
+  return panels * columnCost(vectors) + columnCost(tailVectors);
+}
+
+/// The vector register width for the target, or 0 (no vectors).
+unsigned getVectorBits(const CpuTarget &target) {
+  llvm::SmallVector<llvm::StringRef> features;
+  llvm::StringRef(target.manifestFeatures).split(features, ',');
+  auto has = [&](llvm::StringRef f) {
+    return llvm::is_contained(features, ("+" + f).str());
+  };
+  llvm::StringRef triple = target.triple;
+  if (triple.starts_with("x86_64") || triple.starts_with("i686")) {
+    if (has("avx512f"))
+      return 512;
+    if (has("avx"))
+      return 256;
+    return 128;
+  }
+  if (triple.starts_with("aarch64"))
+    return 128;
+  return 0;
+}
+
+struct CpuConfigurePass
+    : public plaidml::impl::CpuConfigurePassBase<CpuConfigurePass> {
+  using CpuConfigurePassBase::CpuConfigurePassBase;
+
+  void runOnOperation() override {
+    unsigned bits = vectorBits;
+    if (bits == 0) {
+      llvm::Expected<CpuTarget> target =
+          resolveCpuTarget(triple, cpu, features);
+      if (!target) {
+        getOperation().emitError()
+            << "plaidml-cpu-configure: " << llvm::toString(target.takeError());
+        return signalPassFailure();
+      }
+      bits = getVectorBits(*target);
+    }
+    // x86 has 32 vector registers with AVX-512, 16 otherwise; keep four for
+    // the loaded operands.
+    int64_t accumulators = (bits >= 512 ? 32 : 16) - 4;
+
+    for (auto parallel :
+         getOperation().getBody().getOps<affine::AffineParallelOp>()) {
+      std::string whyNot;
+      std::optional<ContractionNest> nest =
+          matchContractionNest(parallel, whyNot);
+      if (!nest) {
+        if (remarks)
+          parallel.emitRemark() << "no CPU schedule: " << whyNot;
+        continue;
+      }
+      std::optional<Schedule> schedule =
+          choose(*nest, bits, accumulators, whyNot);
+      if (!schedule) {
+        if (remarks)
+          parallel.emitRemark() << "no CPU schedule: " << whyNot;
+        continue;
+      }
+      parallel->setAttr(Schedule::attrName,
+                        schedule->toAttr(parallel.getContext()));
+      if (remarks)
+        parallel.emitRemark() << llvm::formatv(
+            "CPU schedule: {0} x {1} vectors of {2}, {3} panels per block{4}",
+            schedule->rows, schedule->vectors, schedule->lanes,
+            schedule->panelsPerBlock, schedule->pack ? ", packed" : "");
+    }
+  }
+
+  std::optional<Schedule> choose(const ContractionNest &nest, unsigned bits,
+                                 int64_t accumulators, std::string &whyNot) {
+    unsigned accBits = nest.accType.getIntOrFloatBitWidth();
+    if (bits < 2 * accBits) {
+      whyNot = "the target has no vectors of " + std::to_string(accBits) +
+               "-bit elements";
+      return std::nullopt;
+    }
+    Schedule best;
+    best.lanes = bits / accBits;
+    int64_t fullVectors = nest.extent(nest.vectorDim) / best.lanes;
+    if (fullVectors == 0) {
+      whyNot = llvm::formatv("the vector dimension has {0} elements, fewer "
+                             "than one vector of {1}",
+                             nest.extent(nest.vectorDim), best.lanes);
+      return std::nullopt;
+    }
+    int64_t rowExtent = nest.rowDim ? nest.extent(*nest.rowDim) : 1;
+    LoadCounts loads = countLoads(nest);
+    std::optional<double> bestCost;
+    for (int64_t vectors = 1; vectors <= std::min<int64_t>(4, fullVectors);
+         ++vectors) {
+      for (int64_t rows = 1;
+           rows <= std::min(rowExtent, accumulators / vectors); ++rows) {
+        double cost = totalCost(loads, rowExtent, fullVectors, rows, vectors);
+        // Cheapest first; among equals the larger block (fewer loop trips).
+        if (!bestCost || cost < *bestCost ||
+            (cost == *bestCost && rows * vectors > best.rows * best.vectors)) {
+          bestCost = cost;
+          best.rows = rows;
+          best.vectors = vectors;
+        }
+      }
+    }
+
+    // Cache blocks of panels whose packable data fits kBlockBytes.
+    int64_t packable = 0;
+    for (Operation *op : nest.body)
+      if (auto load = dyn_cast<affine::AffineLoadOp>(op))
+        packable += isPackable(nest, load);
+    int64_t panelBytes = nest.reductionPoints() * best.vectors * best.lanes *
+                         (accBits / 8) * std::max<int64_t>(packable, 1);
+    int64_t panels = fullVectors / best.vectors;
+    // At least min(panels, 4) blocks, so that threads have blocks to share.
+    int64_t perBlock = kBlockBytes / std::max<int64_t>(panelBytes, 1);
+    perBlock = std::min<int64_t>(perBlock, llvm::divideCeil(
+                                      panels, std::min<int64_t>(panels, 4)));
+    best.panelsPerBlock = std::max<int64_t>(perBlock, 1);
+    // Packing pays when more than one row block reads a packed panel.
+    int64_t rowReuse = rowExtent / best.rows;
+    for (auto [i, extent] : llvm::enumerate(llvm::zip_equal(
+             nest.lowerBounds, nest.upperBounds))) {
+      if (i != nest.vectorDim && (!nest.rowDim || i != *nest.rowDim))
+        rowReuse *= std::get<1>(extent) - std::get<0>(extent);
+    }
+    best.pack = packable > 0 && rowReuse > 1 && panels > 0;
+    return best;
+  }
+};
+} // namespace

@@ -1,0 +1,498 @@
+//===- CpuTileContractions.cpp - Vector code for scheduled reductions -----===//
+//
+// plaidml-cpu-tile-contractions: rewrites every reduction nest carrying a
+// `plaidml.cpu.schedule` into cache blocks of column panels (packed where
+// the schedule says), register blocks of rows x vectors accumulators kept
+// in registers through the reduction loops, vector.fma for multiply-adds,
+// the epilogue on vectors and vector stores; remainder rows and vectors get
+// smaller blocks, remainder columns a copy of the original nest.
+// Passes.td shows the generated structure.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plaidml/Target/Cpu/Passes.h"
+
+#include "ContractionNest.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::plaidml {
+#define GEN_PASS_DEF_CPUTILECONTRACTIONSPASS
+#include "plaidml/Target/Cpu/Passes.h.inc"
+} // namespace mlir::plaidml
+
+using namespace mlir;
+using namespace mlir::plaidml;
+using namespace mlir::plaidml::cpu;
+
+namespace {
+/// Where the generated code stands: the loop indices the affine maps it
+/// builds take as dimensions, and what each original index is in them.
+struct Frame {
+  SmallVector<Value> operands;
+  DenseMap<Value, AffineExpr> exprOf;
+
+  AffineExpr addOperand(Value v, MLIRContext *ctx) {
+    operands.push_back(v);
+    return getAffineDimExpr(operands.size() - 1, ctx);
+  }
+};
+
+/// A packed copy of one packable load's data for the current cache block:
+/// buffer[panel][reduction point...][lane of the panel].
+struct Packed {
+  Value buffer;
+  AffineExpr panel;
+};
+
+class Generator {
+public:
+  Generator(const ContractionNest &nest, const Schedule &schedule)
+      : nest(nest), schedule(schedule), b(nest.parallel),
+        loc(nest.parallel.getLoc()), ctx(nest.parallel.getContext()) {}
+
+  void run();
+
+private:
+  // Index arithmetic.
+  AffineExpr cst(int64_t v) { return getAffineConstantExpr(v, ctx); }
+  int64_t panelWidth() const { return schedule.vectors * schedule.lanes; }
+
+  /// An affine map of `frame` computing `map` over the original indices,
+  /// with `rowOffset` / `vecOffset` added to the row / vector index.
+  AffineMap rewriteMap(const Frame &frame, AffineMap map, ValueRange operands,
+                       int64_t rowOffset, int64_t vecOffset);
+
+  /// The register block of `rows` x `vectors` at the indices `frame` gives
+  /// (the row index is the first row, the vector index the first column).
+  void emitBlock(Frame frame, int64_t rows, int64_t vectors,
+                 const DenseMap<Operation *, Packed> &packed);
+  /// Copies every packable load's data of the cache block whose first panel
+  /// is `firstPanel` (an expression of `frame`) into a new buffer.
+  DenseMap<Operation *, Packed> emitPacking(Frame &frame, AffineExpr block,
+                                            int64_t panels);
+  /// Nested affine.for loops over the parallel indices other than the row
+  /// and vector ones, recorded in `frame`; leaves the builder inside.
+  void emitOtherLoops(Frame &frame);
+  /// The row blocks (and the remainder rows) of one column position.
+  void emitRows(Frame frame,
+                function_ref<void(Frame &, int64_t rows)> columns);
+  /// The original nest restricted to the vector index range [from, to).
+  void emitScalarColumns(int64_t from);
+
+  const ContractionNest &nest;
+  const Schedule &schedule;
+  OpBuilder b;
+  Location loc;
+  MLIRContext *ctx;
+};
+
+AffineMap Generator::rewriteMap(const Frame &frame, AffineMap map,
+                                ValueRange operands, int64_t rowOffset,
+                                int64_t vecOffset) {
+  Value rowIV = nest.rowDim ? nest.parallel.getIVs()[*nest.rowDim] : Value();
+  Value vecIV = nest.parallel.getIVs()[nest.vectorDim];
+  SmallVector<AffineExpr> dims;
+  for (auto [pos, operand] : llvm::enumerate(operands)) {
+    AffineExpr e = frame.exprOf.lookup(operand);
+    if (!e && !map.isFunctionOfDim(pos)) {
+      dims.push_back(cst(0)); // an index the map does not use
+      continue;
+    }
+    assert(e && "a used index without a replacement");
+    if (operand == rowIV)
+      e = e + rowOffset;
+    if (operand == vecIV)
+      e = e + vecOffset;
+    dims.push_back(e);
+  }
+  AffineMap result = map.replaceDimsAndSymbols(dims, {}, frame.operands.size(),
+                                               /*numResultSyms=*/0);
+  return simplifyAffineMap(result);
+}
+
+void Generator::emitOtherLoops(Frame &frame) {
+  for (auto [i, iv] : llvm::enumerate(nest.parallel.getIVs())) {
+    if (i == nest.vectorDim || (nest.rowDim && i == *nest.rowDim))
+      continue;
+    auto loop = affine::AffineForOp::create(b, loc, nest.lowerBounds[i],
+                                            nest.upperBounds[i]);
+    frame.exprOf[iv] = frame.addOperand(loop.getInductionVar(), ctx);
+    b.setInsertionPointToStart(loop.getBody());
+  }
+}
+
+void Generator::emitRows(Frame frame,
+                         function_ref<void(Frame &, int64_t rows)> columns) {
+  int64_t rowExtent = nest.rowDim ? nest.extent(*nest.rowDim) : 1;
+  int64_t rowLower = nest.rowDim ? nest.lowerBounds[*nest.rowDim] : 0;
+  int64_t rows = schedule.rows;
+  int64_t fullBlocks = rowExtent / rows, tailRows = rowExtent % rows;
+  OpBuilder::InsertionGuard guard(b);
+  if (fullBlocks > 0) {
+    OpBuilder::InsertionGuard inner(b);
+    Frame rowFrame = frame;
+    auto loop = affine::AffineForOp::create(b, loc, 0, fullBlocks);
+    b.setInsertionPointToStart(loop.getBody());
+    if (nest.rowDim)
+      rowFrame.exprOf[nest.parallel.getIVs()[*nest.rowDim]] =
+          rowFrame.addOperand(loop.getInductionVar(), ctx) * rows + rowLower;
+    columns(rowFrame, rows);
+  }
+  if (tailRows > 0) {
+    Frame rowFrame = frame;
+    if (nest.rowDim)
+      rowFrame.exprOf[nest.parallel.getIVs()[*nest.rowDim]] =
+          cst(rowLower + fullBlocks * rows);
+    columns(rowFrame, tailRows);
+  }
+}
+
+DenseMap<Operation *, Packed>
+Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
+  DenseMap<Operation *, Packed> packed;
+  int64_t perBlock = schedule.panelsPerBlock, width = panelWidth();
+  Value vecIV = nest.parallel.getIVs()[nest.vectorDim];
+  int64_t vecLower = nest.lowerBounds[nest.vectorDim];
+  for (Operation *op : nest.body) {
+    auto load = dyn_cast<affine::AffineLoadOp>(op);
+    if (!load || !isPackable(nest, load))
+      continue;
+    // Only when every reduction index addresses the data, so the copy is
+    // no larger than the data a block reads.
+    bool usesAll = llvm::all_of(nest.loops, [&](affine::AffineForOp loop) {
+      return llvm::is_contained(getUsedIndices(load), loop.getInductionVar());
+    });
+    if (!usesAll)
+      continue;
+    SmallVector<int64_t> shape{perBlock};
+    for (affine::AffineForOp loop : nest.loops)
+      shape.push_back(loop.getConstantUpperBound() -
+                      loop.getConstantLowerBound());
+    shape.push_back(width);
+    Type elementType = load.getMemRefType().getElementType();
+    auto type = MemRefType::get(shape, elementType);
+    Value buffer = memref::AllocOp::create(b, loc, type, ValueRange{},
+                                           b.getI64IntegerAttr(64));
+
+    // for panel p < min(perBlock, panels - block * perBlock):
+    //   for reduction point r: for lane l (step lanes):
+    //     buffer[p, r - lb, l] = load at (r, vec = first + p * width + l)
+    OpBuilder::InsertionGuard guard(b);
+    Frame packFrame = frame;
+    AffineMap upper = AffineMap::get(
+        frame.operands.size(), 0,
+        {cst(perBlock), cst(panels) - block * perBlock}, ctx);
+    auto panelLoop = affine::AffineForOp::create(
+        b, loc, ValueRange{}, b.getConstantAffineMap(0), frame.operands,
+        upper, 1);
+    b.setInsertionPointToStart(panelLoop.getBody());
+    AffineExpr p = packFrame.addOperand(panelLoop.getInductionVar(), ctx);
+    SmallVector<AffineExpr> storeIndices{p};
+    for (affine::AffineForOp loop : nest.loops) {
+      auto copyLoop =
+          affine::AffineForOp::create(b, loc, loop.getConstantLowerBound(),
+                                      loop.getConstantUpperBound());
+      b.setInsertionPointToStart(copyLoop.getBody());
+      AffineExpr r = packFrame.addOperand(copyLoop.getInductionVar(), ctx);
+      packFrame.exprOf[loop.getInductionVar()] = r;
+      storeIndices.push_back(r - loop.getConstantLowerBound());
+    }
+    auto laneLoop =
+        affine::AffineForOp::create(b, loc, 0, width, schedule.lanes);
+    b.setInsertionPointToStart(laneLoop.getBody());
+    AffineExpr l = packFrame.addOperand(laneLoop.getInductionVar(), ctx);
+    packFrame.exprOf[vecIV] =
+        (block * perBlock + p) * width + l + vecLower;
+    storeIndices.push_back(l);
+    auto vectorType = VectorType::get({schedule.lanes}, elementType);
+    AffineMap loadMap = rewriteMap(packFrame, load.getAffineMap(),
+                                   load.getMapOperands(), 0, 0);
+    Value data = affine::AffineVectorLoadOp::create(
+        b, loc, vectorType, load.getMemRef(), loadMap, packFrame.operands);
+    affine::AffineVectorStoreOp::create(
+        b, loc, data, buffer,
+        AffineMap::get(packFrame.operands.size(), 0, storeIndices, ctx),
+        packFrame.operands);
+    packed[op] = {buffer, AffineExpr()};
+  }
+  return packed;
+}
+
+void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
+                          const DenseMap<Operation *, Packed> &packed) {
+  int64_t lanes = schedule.lanes;
+  // Instances of each nest value: one per row it depends on times one per
+  // vector it depends on.
+  DenseMap<Value, SmallVector<Value>> instances;
+  DenseMap<std::tuple<Value, int64_t, Block *>, Value> broadcasts;
+  auto index = [&](Dependence dep, int64_t i, int64_t j) {
+    return (dep.row ? i : 0) * (dep.vec ? vectors : 1) + (dep.vec ? j : 0);
+  };
+  auto get = [&](Value orig, int64_t i, int64_t j) -> Value {
+    auto it = instances.find(orig);
+    if (it == instances.end())
+      return orig; // defined outside the nest: uniform
+    return it->second[index(nest.get(orig), i, j)];
+  };
+  auto getVector = [&](Value orig, int64_t i, int64_t j) -> Value {
+    Value v = get(orig, i, j);
+    if (isa<VectorType>(v.getType()))
+      return v;
+    auto key = std::make_tuple(orig, index(nest.get(orig), i, j),
+                               b.getInsertionBlock());
+    Value &cached = broadcasts[key];
+    if (!cached)
+      cached = vector::BroadcastOp::create(
+          b, loc, VectorType::get({lanes}, v.getType()), v);
+    return cached;
+  };
+  auto vectorOf = [&](Type type) { return VectorType::get({lanes}, type); };
+  // The frame of the code being emitted: the block's, or inside the
+  // reduction loops the block's plus their indices.
+  Frame loopFrame = frame;
+  Frame *current = &frame;
+
+  auto emitOps = [&](ArrayRef<Operation *> ops) {
+    // Multiply-adds on vectors become one vector.fma: the multiply is
+    // skipped where its only user is such an add.
+    DenseMap<Operation *, std::pair<arith::MulFOp, Value>> fmas;
+    DenseSet<Operation *> fusedMuls;
+    for (Operation *op : ops) {
+      auto add = dyn_cast<arith::AddFOp>(op);
+      if (!add || !nest.get(add.getResult()).vec)
+        continue;
+      for (auto [mine, other] : {std::pair(add.getLhs(), add.getRhs()),
+                                 std::pair(add.getRhs(), add.getLhs())}) {
+        auto mul = mine.getDefiningOp<arith::MulFOp>();
+        if (!mul || !mul->hasOneUse() || !llvm::is_contained(ops, mul))
+          continue;
+        fmas[op] = {mul, other};
+        fusedMuls.insert(mul);
+        break;
+      }
+    }
+    for (Operation *op : ops) {
+      if (fusedMuls.contains(op))
+        continue;
+      Value result = op->getResult(0);
+      Dependence dep = nest.get(result);
+      int64_t nr = dep.row ? rows : 1, nv = dep.vec ? vectors : 1;
+      SmallVector<Value> &out = instances[result];
+      if (op->hasTrait<OpTrait::ConstantLike>()) {
+        out.push_back(b.clone(*op)->getResult(0));
+        continue;
+      }
+      for (int64_t i = 0; i < nr; ++i) {
+        for (int64_t j = 0; j < nv; ++j) {
+          if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
+            if (auto it = packed.find(op); it != packed.end()) {
+              // buffer[panel, r - lb..., j * lanes]
+              SmallVector<AffineExpr> indices{it->second.panel};
+              for (affine::AffineForOp loop : nest.loops)
+                indices.push_back(
+                    current->exprOf.lookup(loop.getInductionVar()) -
+                    loop.getConstantLowerBound());
+              indices.push_back(cst(j * lanes));
+              out.push_back(affine::AffineVectorLoadOp::create(
+                  b, loc, vectorOf(load.getType()), it->second.buffer,
+                  AffineMap::get(current->operands.size(), 0, indices, ctx),
+                  current->operands));
+              continue;
+            }
+            AffineMap map =
+                rewriteMap(*current, load.getAffineMap(), load.getMapOperands(),
+                           i, j * lanes);
+            if (dep.vec)
+              out.push_back(affine::AffineVectorLoadOp::create(
+                  b, loc, vectorOf(load.getType()), load.getMemRef(), map,
+                  current->operands));
+            else
+              out.push_back(affine::AffineLoadOp::create(
+                  b, loc, load.getMemRef(), map, current->operands));
+            continue;
+          }
+          if (auto it = fmas.find(op); it != fmas.end()) {
+            arith::MulFOp mul = it->second.first;
+            out.push_back(vector::FMAOp::create(
+                b, loc, getVector(mul.getLhs(), i, j),
+                getVector(mul.getRhs(), i, j),
+                getVector(it->second.second, i, j)));
+            continue;
+          }
+          IRMapping mapping;
+          for (Value operand : op->getOperands())
+            mapping.map(operand, dep.vec ? getVector(operand, i, j)
+                                         : get(operand, i, j));
+          Operation *clone = b.clone(*op, mapping);
+          if (dep.vec)
+            clone->getResult(0).setType(vectorOf(result.getType()));
+          out.push_back(clone->getResult(0));
+        }
+      }
+    }
+  };
+
+  emitOps(nest.prologue);
+
+  // The reduction loops, carrying rows x vectors accumulators.
+  affine::AffineForOp outer = nest.loops.front();
+  SmallVector<Value> accs;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < vectors; ++j)
+      accs.push_back(getVector(outer.getInits()[0], i, j));
+  SmallVector<affine::AffineForOp> loops;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    for (affine::AffineForOp loop : nest.loops) {
+      auto newLoop = affine::AffineForOp::create(
+          b, loc, loop.getConstantLowerBound(), loop.getConstantUpperBound(),
+          1, accs);
+      loopFrame.exprOf[loop.getInductionVar()] =
+          loopFrame.addOperand(newLoop.getInductionVar(), ctx);
+      instances[loop.getRegionIterArgs()[0]] =
+          SmallVector<Value>(newLoop.getRegionIterArgs());
+      accs = SmallVector<Value>(newLoop.getRegionIterArgs());
+      loops.push_back(newLoop);
+      b.setInsertionPointToStart(newLoop.getBody());
+    }
+    current = &loopFrame;
+    emitOps(nest.body);
+    current = &frame;
+    Value yielded = nest.loops.back().getBody()->getTerminator()->getOperand(0);
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < vectors; ++j)
+        next.push_back(getVector(yielded, i, j));
+    for (affine::AffineForOp loop : llvm::reverse(loops)) {
+      affine::AffineYieldOp::create(b, loc, next);
+      next = SmallVector<Value>(loop.getResults());
+      b.setInsertionPointAfter(loop);
+    }
+  }
+  instances[outer.getResult(0)] = SmallVector<Value>(loops.front().getResults());
+
+  emitOps(nest.epilogue);
+
+  affine::AffineStoreOp store = nest.store;
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < vectors; ++j) {
+      AffineMap map = rewriteMap(frame, store.getAffineMap(),
+                                 store.getMapOperands(), i, j * lanes);
+      affine::AffineVectorStoreOp::create(
+          b, loc, getVector(store.getValueToStore(), i, j), store.getMemRef(),
+          map, frame.operands);
+    }
+  }
+}
+
+void Generator::emitScalarColumns(int64_t from) {
+  SmallVector<AffineMap> lbMaps, ubMaps;
+  for (auto [i, bounds] :
+       llvm::enumerate(llvm::zip_equal(nest.lowerBounds, nest.upperBounds))) {
+    int64_t lower = i == nest.vectorDim ? from : std::get<0>(bounds);
+    lbMaps.push_back(AffineMap::getConstantMap(lower, ctx));
+    ubMaps.push_back(AffineMap::getConstantMap(std::get<1>(bounds), ctx));
+  }
+  SmallVector<int64_t> steps(lbMaps.size(), 1);
+  auto copy = affine::AffineParallelOp::create(
+      b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, lbMaps,
+      ValueRange{}, ubMaps, ValueRange{}, steps);
+  IRMapping mapping;
+  mapping.map(nest.parallel.getIVs(), copy.getIVs());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(copy.getBody());
+  for (Operation &op : nest.parallel.getBody()->without_terminator())
+    b.clone(op, mapping);
+}
+
+void Generator::run() {
+  int64_t lanes = schedule.lanes, width = panelWidth();
+  int64_t vecLower = nest.lowerBounds[nest.vectorDim];
+  int64_t fullVectors = nest.extent(nest.vectorDim) / lanes;
+  int64_t panels = fullVectors / schedule.vectors;
+  int64_t tailVectors = fullVectors % schedule.vectors;
+  Value vecIV = nest.parallel.getIVs()[nest.vectorDim];
+
+  // Full panels, in cache blocks; blocks run in parallel.
+  if (panels > 0) {
+    int64_t perBlock = schedule.panelsPerBlock;
+    int64_t blocks = llvm::divideCeil(panels, perBlock);
+    OpBuilder::InsertionGuard guard(b);
+    auto blockLoop = affine::AffineParallelOp::create(
+        b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{},
+        ArrayRef<int64_t>{blocks});
+    b.setInsertionPointToStart(blockLoop.getBody());
+    Frame frame;
+    AffineExpr block = frame.addOperand(blockLoop.getIVs()[0], ctx);
+    DenseMap<Operation *, Packed> packed;
+    if (schedule.pack)
+      packed = emitPacking(frame, block, panels);
+    emitOtherLoops(frame);
+    emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
+      OpBuilder::InsertionGuard inner(b);
+      AffineMap upper = AffineMap::get(
+          rowFrame.operands.size(), 0,
+          {cst(perBlock), cst(panels) - block * perBlock}, ctx);
+      auto panelLoop = affine::AffineForOp::create(
+          b, loc, ValueRange{}, b.getConstantAffineMap(0), rowFrame.operands,
+          upper, 1);
+      b.setInsertionPointToStart(panelLoop.getBody());
+      Frame panelFrame = rowFrame;
+      AffineExpr p = panelFrame.addOperand(panelLoop.getInductionVar(), ctx);
+      panelFrame.exprOf[vecIV] = (block * perBlock + p) * width + vecLower;
+      DenseMap<Operation *, Packed> here = packed;
+      for (auto &entry : here)
+        entry.second.panel = p;
+      emitBlock(panelFrame, rows, schedule.vectors, here);
+    });
+    for (auto &entry : packed)
+      memref::DeallocOp::create(b, loc, entry.second.buffer);
+  }
+
+  // Remainder vectors: one narrower panel.
+  if (tailVectors > 0) {
+    OpBuilder::InsertionGuard guard(b);
+    Frame frame;
+    emitOtherLoops(frame);
+    frame.exprOf[vecIV] = cst(vecLower + panels * width);
+    emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
+      emitBlock(rowFrame, rows, tailVectors,
+                DenseMap<Operation *, Packed>());
+    });
+  }
+
+  // Remainder columns that do not fill a vector.
+  int64_t vectorEnd = vecLower + fullVectors * lanes;
+  if (vectorEnd < nest.upperBounds[nest.vectorDim])
+    emitScalarColumns(vectorEnd);
+
+  nest.parallel.erase();
+}
+
+struct CpuTileContractionsPass
+    : public plaidml::impl::CpuTileContractionsPassBase<CpuTileContractionsPass> {
+  void runOnOperation() override {
+    SmallVector<affine::AffineParallelOp> scheduled;
+    for (auto parallel :
+         getOperation().getBody().getOps<affine::AffineParallelOp>())
+      if (parallel->hasAttr(Schedule::attrName))
+        scheduled.push_back(parallel);
+    for (affine::AffineParallelOp parallel : scheduled) {
+      std::optional<Schedule> schedule =
+          Schedule::fromAttr(parallel->getAttr(Schedule::attrName));
+      std::string whyNot;
+      std::optional<ContractionNest> nest =
+          matchContractionNest(parallel, whyNot);
+      if (!schedule || !nest) {
+        parallel.emitError() << "plaidml-cpu-tile-contractions: cannot "
+                                "follow the plaidml.cpu.schedule here: "
+                             << (nest ? "the schedule is malformed" : whyNot);
+        return signalPassFailure();
+      }
+      Generator(*nest, *schedule).run();
+    }
+  }
+};
+} // namespace
