@@ -26,6 +26,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
@@ -123,12 +124,25 @@ struct Measurement {
   unsigned reps = 0;
 };
 
+/// PlaidML's side of a case at one thread count, kept for the next: when
+/// the next artifact is the same bytes (code generation does not use the
+/// thread count yet), it is not timed again.
+struct PlaidMLRun {
+  unsigned threads = 0;
+  std::string artifact;
+  Measurement time;
+  rt::HostArray output;
+};
+
 /// One row of the table.
 struct Row {
   const Case *c = nullptr;
   unsigned threads = 1;
   double compileMs = 0;
   Measurement plaidml, peer;
+  /// The thread count whose identical artifact was timed instead; 0 when
+  /// this row's was timed.
+  unsigned sameCodeAs = 0;
   std::string peerName;
   double maxRelErr = 0, tolerance = 0;
   /// Empty when the case ran and its numbers match; else what went wrong.
@@ -138,8 +152,14 @@ struct Row {
 };
 } // namespace
 
-/// Times `run`: one warm-up run (caches, page faults, thread start-up),
-/// which also sizes the repetitions, then the median of the repetitions.
+/// A run this long is measured once: its warm-up effects (caches, page
+/// faults, thread start-up) are noise, and today's PlaidML SGEMM 2048 takes
+/// minutes.
+static constexpr double kSlowRunSeconds = 1.0;
+
+/// Times `run`: one warm-up run, which also sizes the repetitions, then the
+/// median of the repetitions. Without --reps, a warm-up run of
+/// kSlowRunSeconds or more is the measurement.
 static rt::StatusOr<Measurement>
 measure(const std::function<rt::Status()> &run) {
   using Clock = std::chrono::steady_clock;
@@ -154,13 +174,12 @@ measure(const std::function<rt::Status()> &run) {
     return s;
   unsigned reps = repetitions;
   if (reps == 0) {
-    if (quick)
-      reps = 1;
-    else if (first >= 1.0) // Slow: one more run is enough.
-      reps = 1;
-    else
-      reps = static_cast<unsigned>(std::clamp(
-          std::ceil(minTime / std::max(first, 1e-9)), 3.0, 100000.0));
+    if (first >= kSlowRunSeconds)
+      return Measurement{first, 1};
+    reps =
+        quick ? 1
+              : static_cast<unsigned>(std::clamp(
+                    std::ceil(minTime / std::max(first, 1e-9)), 3.0, 100000.0));
   }
   std::vector<double> times(reps);
   for (double &t : times)
@@ -190,40 +209,63 @@ static double getMaxRelativeError(const rt::HostArray &got,
   return maxRef > 0 ? maxDiff / maxRef : maxDiff;
 }
 
-/// Compiles, times and checks `c` on `inputs` with `threads` threads.
-static void runCase(Row &row, const std::vector<rt::HostArray> &inputs,
-                    mlir::MLIRContext &context, const std::string &workDir) {
+/// Compiles and times PlaidML's side of `row` on `inputs`, unless its
+/// artifact is the same as `previous`'s; leaves the result in `previous`.
+static rt::Status runPlaidML(Row &row, const std::vector<rt::HostArray> &inputs,
+                             mlir::MLIRContext &context,
+                             const std::string &workDir, PlaidMLRun &previous) {
   const Case &c = *row.c;
   mlir::plaidml::CompileOptions options;
   options.threads = row.threads;
-  std::string artifact =
+  std::string path =
       workDir + "/" + c.name + "-t" + std::to_string(row.threads) + ".so";
   rt::StatusOr<double> compileMs =
-      compileProgram(context, c.name + ".mlir", c.program, options, artifact);
-  if (!compileMs.ok()) {
-    row.failure = "PlaidML: " + compileMs.message();
-    return;
-  }
+      compileProgram(context, c.name + ".mlir", c.program, options, path);
+  if (!compileMs.ok())
+    return compileMs.status();
   row.compileMs = *compileMs;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> artifact =
+      llvm::MemoryBuffer::getFile(path);
+  if (!artifact)
+    return rt::Status::failure("cannot read '" + path +
+                               "': " + artifact.getError().message());
+  std::string bytes = (*artifact)->getBuffer().str();
+  if (previous.threads && bytes == previous.artifact) {
+    row.plaidml = previous.time;
+    row.sameCodeAs = previous.threads;
+    return rt::Status::success();
+  }
 
-  rt::StatusOr<std::unique_ptr<rt::Program>> program =
-      rt::Program::load(artifact);
-  if (!program.ok()) {
-    row.failure = "PlaidML: " + program.message();
-    return;
-  }
+  rt::StatusOr<std::unique_ptr<rt::Program>> program = rt::Program::load(path);
+  if (!program.ok())
+    return program.status();
   rt::StatusOr<rt::Invocation> invocation = (*program)->prepare("main", inputs);
-  if (!invocation.ok()) {
-    row.failure = "PlaidML: " + invocation.message();
-    return;
-  }
-  rt::StatusOr<Measurement> plaidml =
+  if (!invocation.ok())
+    return invocation.status();
+  rt::StatusOr<Measurement> time =
       measure([&] { return invocation->execute(); });
-  if (!plaidml.ok()) {
-    row.failure = "PlaidML: " + plaidml.message();
+  if (!time.ok())
+    return time.status();
+  rt::StatusOr<rt::HostArray> output = invocation->getOutput(0);
+  if (!output.ok())
+    return output.status();
+  row.plaidml = *time;
+  previous = {row.threads, std::move(bytes), *time, std::move(*output)};
+  return rt::Status::success();
+}
+
+/// Compiles, times and checks `row`'s case on `inputs` with its thread
+/// count; `previous` carries PlaidML's side from one thread count to the
+/// next.
+static void runCase(Row &row, const std::vector<rt::HostArray> &inputs,
+                    mlir::MLIRContext &context, const std::string &workDir,
+                    PlaidMLRun &previous) {
+  const Case &c = *row.c;
+  if (rt::Status s = runPlaidML(row, inputs, context, workDir, previous);
+      !s.ok()) {
+    row.failure = "PlaidML: " + s.message();
     return;
   }
-  row.plaidml = *plaidml;
 
   rt::StatusOr<std::unique_ptr<Peer>> peer = c.makePeer(inputs, row.threads);
   if (!peer.ok()) {
@@ -238,24 +280,20 @@ static void runCase(Row &row, const std::vector<rt::HostArray> &inputs,
   }
   row.peer = *peerTime;
 
-  rt::StatusOr<rt::HostArray> got = invocation->getOutput(0);
-  if (!got.ok()) {
-    row.failure = "PlaidML: " + got.message();
-    return;
-  }
+  const rt::HostArray &got = previous.output;
   rt::StatusOr<std::vector<float>> expected = (*peer)->getExpected();
   if (!expected.ok()) {
     row.failure = row.peerName + ": " + expected.message();
     return;
   }
-  if (got->dtype != rt::DType::f32 ||
-      got->getNumElements() != static_cast<int64_t>(expected->size())) {
-    row.failure = "PlaidML's result is " + got->describe() + ", but " +
+  if (got.dtype != rt::DType::f32 ||
+      got.getNumElements() != static_cast<int64_t>(expected->size())) {
+    row.failure = "PlaidML's result is " + got.describe() + ", but " +
                   row.peerName + "'s has " + std::to_string(expected->size()) +
                   " f32 elements";
     return;
   }
-  row.maxRelErr = getMaxRelativeError(*got, *expected);
+  row.maxRelErr = getMaxRelativeError(got, *expected);
   // Rounding grows with the number of terms summed into an output.
   row.tolerance = std::max(1e-5, 8.0 * c.reduction * FLT_EPSILON);
   if (!(row.maxRelErr <= row.tolerance)) {
@@ -335,9 +373,13 @@ static std::string makeReport(const std::vector<Row> &rows,
      << "- timing: median of the repetitions (xN) after one warm-up run; "
      << (repetitions ? std::to_string(repetitions) + " repetitions"
                      : "repetitions sized to take " + formatNumber(minTime) +
-                           " s, at least 3 (1 when a run takes 1 s or more)")
+                           " s, at least 3; a warm-up run of " +
+                           formatNumber(kSlowRunSeconds) +
+                           " s or more is itself the measurement (x1)")
      << "; execution only (inputs in place, oneDNN reorders untimed); "
-        "compile time apart\n"
+        "compile time apart. \"same as 1 thread\": PlaidML's artifact is "
+        "byte-identical to that row's (code generation does not use the "
+        "thread count yet), so it was timed once\n"
      << "- rates: GFLOP/s = 2 x multiply-adds / time; GB/s = bytes read and "
         "written once / time (elementwise: X read, O written; triad: 3 "
         "arrays)\n"
@@ -366,8 +408,11 @@ static std::string makeReport(const std::vector<Row> &rows,
     else
       os << formatNumber(row.peer.seconds / row.plaidml.seconds) << " | "
          << formatError(row.maxRelErr) << " | ";
-    os << formatTime(row.plaidml) << " | " << formatTime(row.peer) << " | "
-       << formatNumber(row.compileMs) << " ms |\n";
+    os << formatTime(row.plaidml);
+    if (row.sameCodeAs)
+      os << ", same as " << describeThreads(row.sameCodeAs);
+    os << " | " << formatTime(row.peer) << " | " << formatNumber(row.compileMs)
+       << " ms |\n";
   }
   bool failed = false;
   for (const Row &row : rows) {
@@ -505,6 +550,7 @@ int main(int argc, char **argv) {
     std::vector<rt::HostArray> inputs;
     for (const rt::TensorSpec &spec : c.inputs)
       inputs.push_back(run::randomArray(spec, rng));
+    PlaidMLRun previous;
     for (unsigned n : threads) {
       Row row;
       row.c = &c;
@@ -512,7 +558,7 @@ int main(int argc, char **argv) {
       llvm::errs() << "[" << ++done << "/" << total << "] " << c.name << ", "
                    << describeThreads(n) << ": ";
       llvm::errs().flush();
-      runCase(row, inputs, context, workDir.str().str());
+      runCase(row, inputs, context, workDir.str().str(), previous);
       if (!row.failure.empty())
         llvm::errs() << "FAILED: " << row.failure << "\n";
       else
