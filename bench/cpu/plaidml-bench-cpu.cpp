@@ -81,40 +81,61 @@ static cl::opt<bool> listCases("list",
                                         "exit"),
                                cl::init(false), cl::cat(category));
 
-/// Set (to "1") in the environment of the re-executed harness.
-static const char *const kReexecMarker = "PLAIDML_BENCH_SET_CORETYPE";
+/// The variables the harness set before re-executing itself, as
+/// "NAME,NAME", in the environment of the re-executed process.
+static const char *const kReexecMarker = "PLAIDML_BENCH_SET_ENV";
 
-/// OpenBLAS picks its kernels when the library loads, before main, from
-/// OPENBLAS_CORETYPE or its own CPU detection, and Debian's build picks a
-/// slow one on AVX-512 CPUs that it does not recognize. So on a CPU with
-/// AVX-512, unless the variable is already set, set it to SkylakeX and
-/// start again. If exec fails, carry on: the header names the core used.
-static void reexecWithOpenBlasCoretype(char **argv) {
-#if defined(__x86_64__)
-  if (std::getenv("OPENBLAS_CORETYPE") || !__builtin_cpu_supports("avx512f"))
+/// Both peers read their settings from the environment when their libraries
+/// load, before main, so the harness sets what it needs and starts again
+/// (variables the user set are left alone; if exec fails, it carries on and
+/// the report says what was used):
+/// - OPENBLAS_CORETYPE=SkylakeX on CPUs with AVX-512: Debian's OpenBLAS
+///   picks a slow kernel on AVX-512 CPUs it does not recognize.
+/// - OMP_WAIT_POLICY=passive: by default OpenMP threads spin while they wait,
+///   and on a small shared machine a spinning thread that loses its core
+///   stalls every parallel region (oneDNN at 2 threads on 2 busy vCPUs took
+///   16 ms per convolution instead of 1). Passive threads sleep instead.
+static void reexecWithPeerSettings(char **argv) {
+  if (std::getenv(kReexecMarker))
     return;
-  setenv("OPENBLAS_CORETYPE", "SkylakeX", 1);
-  setenv(kReexecMarker, "1", 1);
-  execv("/proc/self/exe", argv);
-  std::perror("plaidml-bench-cpu: warning: cannot re-execute with "
-              "OPENBLAS_CORETYPE=SkylakeX");
-  unsetenv("OPENBLAS_CORETYPE");
-  unsetenv(kReexecMarker);
-#else
-  (void)argv;
+  std::vector<std::pair<const char *, const char *>> settings;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f"))
+    settings.push_back({"OPENBLAS_CORETYPE", "SkylakeX"});
 #endif
+  settings.push_back({"OMP_WAIT_POLICY", "passive"});
+  std::string names;
+  for (auto [name, value] : settings) {
+    if (std::getenv(name))
+      continue;
+    setenv(name, value, 1);
+    names += (names.empty() ? "" : ",") + std::string(name);
+  }
+  if (names.empty())
+    return;
+  setenv(kReexecMarker, names.c_str(), 1);
+  execv("/proc/self/exe", argv);
+  std::perror("plaidml-bench-cpu: warning: cannot re-execute with the "
+              "peers' settings");
+  std::istringstream list(names);
+  for (std::string name; std::getline(list, name, ',');)
+    unsetenv(name.c_str());
+  unsetenv(kReexecMarker);
 }
 
-/// Where OpenBLAS's core came from, for the report.
-static std::string describeCoretypeSource() {
-  const char *coretype = std::getenv("OPENBLAS_CORETYPE");
-  if (!coretype)
-    return "OpenBLAS's own CPU detection";
-  std::string text = std::string("OPENBLAS_CORETYPE=") + coretype;
+/// "NAME=value, set by plaidml-bench-cpu" (or "from the environment"), or
+/// `unset` when the variable is not set, for the report.
+static std::string describeSetting(const std::string &name,
+                                   const std::string &unset) {
+  const char *value = std::getenv(name.c_str());
+  if (!value)
+    return unset;
   const char *marker = std::getenv(kReexecMarker);
-  return text + (marker && std::string(marker) == "1"
-                     ? ", set by plaidml-bench-cpu"
-                     : ", from the environment");
+  bool ours =
+      marker && ("," + std::string(marker) + ",").find("," + name + ",") !=
+                    std::string::npos;
+  return name + "=" + value +
+         (ours ? ", set by plaidml-bench-cpu" : ", from the environment");
 }
 
 namespace {
@@ -355,8 +376,7 @@ static std::string getDate() {
 
 static std::string makeReport(const std::vector<Row> &rows,
                               const mlir::plaidml::CompileOptions &options,
-                              const mlir::plaidml::CpuTarget &target,
-                              const std::string &coretypeSource) {
+                              const mlir::plaidml::CpuTarget &target) {
   const rt::HostCpu &cpu = rt::HostCpu::get();
   std::ostringstream os;
   os << "# plaidml-bench-cpu" << (quick ? " --quick" : "") << "\n\n"
@@ -368,8 +388,12 @@ static std::string makeReport(const std::vector<Row> &rows,
      << " opt-level=" << options.optLevel
      << " threads=<as in the table> triple=" << target.triple
      << " features=" << target.manifestFeatures << "\n"
-     << "- OpenBLAS: " << describeOpenBlas() << " (" << coretypeSource << ")\n"
-     << "- oneDNN: " << describeOneDnn() << "\n"
+     << "- OpenBLAS: " << describeOpenBlas() << " ("
+     << describeSetting("OPENBLAS_CORETYPE", "OpenBLAS's own CPU detection")
+     << ")\n"
+     << "- oneDNN: " << describeOneDnn() << " ("
+     << describeSetting("OMP_WAIT_POLICY", "OpenMP's default wait policy")
+     << ")\n"
      << "- timing: median of the repetitions (xN) after one warm-up run; "
      << (repetitions ? std::to_string(repetitions) + " repetitions"
                      : "repetitions sized to take " + formatNumber(minTime) +
@@ -475,7 +499,7 @@ static rt::Status extractThreads(std::vector<char *> &args,
 }
 
 int main(int argc, char **argv) {
-  reexecWithOpenBlasCoretype(argv);
+  reexecWithPeerSettings(argv);
   llvm::InitLLVM init(argc, argv);
   auto fail = [](const llvm::Twine &message) {
     llvm::errs() << "plaidml-bench-cpu: error: " << message << "\n";
@@ -570,8 +594,7 @@ int main(int argc, char **argv) {
   }
   llvm::sys::fs::remove_directories(workDir);
 
-  std::string report =
-      makeReport(rows, baseOptions, *target, describeCoretypeSource());
+  std::string report = makeReport(rows, baseOptions, *target);
   llvm::outs() << "\n" << report;
   llvm::outs().flush();
   if (!outputFile.empty()) {
