@@ -27,7 +27,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -175,7 +174,7 @@ struct Row {
 
 /// A run this long is measured once: its warm-up effects (caches, page
 /// faults, thread start-up) are noise, and today's PlaidML SGEMM 2048 takes
-/// minutes.
+/// over a minute a run.
 static constexpr double kSlowRunSeconds = 1.0;
 
 /// Times `run`: one warm-up run, which also sizes the repetitions, then the
