@@ -529,11 +529,6 @@ int main(int argc, char **argv) {
   if (cases.empty())
     return fail("no case matches --filter '" + filter +
                 "' (--list shows them)");
-  if (listCases) {
-    for (const Case &c : cases)
-      llvm::outs() << c.name << "  " << c.shape << "\n";
-    return 0;
-  }
   if (!dumpPrograms.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(dumpPrograms))
       return fail("cannot create '" + dumpPrograms + "': " + ec.message());
@@ -544,6 +539,12 @@ int main(int argc, char **argv) {
       if (!file.flush())
         return fail("cannot write '" + path + "'");
     }
+  }
+
+  if (listCases) {
+    for (const Case &c : cases)
+      llvm::outs() << c.name << "  " << c.shape << "\n";
+    return 0;
   }
 
   // What every row compiles for (the defaults: this machine's CPU), with
