@@ -46,7 +46,7 @@ check: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure
 
 format:
-	find include lib tools test \( -name '*.h' -o -name '*.cpp' \) -print0 \
+	find include lib tools test bench \( -name '*.h' -o -name '*.cpp' \) -print0 \
 	  | xargs -0 clang-format-22 -i
 
 docs: configure

@@ -27,6 +27,9 @@ PACKAGES=(
   # Tests: GoogleTest for the runtime's unit tests; NumPy for Debian's
   # python3 (the one lit runs under) to check results and read .npy files.
   libgtest-dev python3-numpy
+  # The peers of the CPU benchmark (bench/cpu): OpenBLAS for SGEMM, oneDNN
+  # for convolutions.
+  libopenblas-dev libdnnl-dev
   # GPU-on-the-CPU backends used by later issues: SPIR-V tools, Vulkan
   # loader + lavapipe, OpenCL ICD loader + PoCL.
   spirv-tools libvulkan-dev mesa-vulkan-drivers
