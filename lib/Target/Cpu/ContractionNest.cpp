@@ -121,8 +121,8 @@ private:
     }
     Type type = nest.loops.front().getRegionIterArgs()[0].getType();
     auto floatType = dyn_cast<FloatType>(type);
-    if (!floatType || (floatType.getWidth() != 32 && floatType.getWidth() != 64))
-    {
+    if (!floatType ||
+        (floatType.getWidth() != 32 && floatType.getWidth() != 64)) {
       std::string name;
       llvm::raw_string_ostream(name) << type;
       return fail("it accumulates in " + name + ", not f32 or f64");
@@ -185,7 +185,8 @@ private:
       return true;
     }
     if (!op->hasTrait<OpTrait::Vectorizable>())
-      return fail("'" + op->getName().getStringRef() + "' cannot be vectorized");
+      return fail("'" + op->getName().getStringRef() +
+                  "' cannot be vectorized");
     Dependence dep;
     for (Value operand : op->getOperands()) {
       if (isNestIV(operand))

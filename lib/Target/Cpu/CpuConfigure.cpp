@@ -188,13 +188,13 @@ struct CpuConfigurePass
     int64_t panels = fullVectors / best.vectors;
     // At least min(panels, 4) blocks, so that threads have blocks to share.
     int64_t perBlock = kBlockBytes / std::max<int64_t>(panelBytes, 1);
-    perBlock = std::min<int64_t>(perBlock, llvm::divideCeil(
-                                      panels, std::min<int64_t>(panels, 4)));
+    perBlock = std::min<int64_t>(
+        perBlock, llvm::divideCeil(panels, std::min<int64_t>(panels, 4)));
     best.panelsPerBlock = std::max<int64_t>(perBlock, 1);
     // Packing pays when more than one row block reads a packed panel.
     int64_t rowReuse = rowExtent / best.rows;
-    for (auto [i, extent] : llvm::enumerate(llvm::zip_equal(
-             nest.lowerBounds, nest.upperBounds))) {
+    for (auto [i, extent] :
+         llvm::enumerate(llvm::zip_equal(nest.lowerBounds, nest.upperBounds))) {
       if (i != nest.vectorDim && (!nest.rowDim || i != *nest.rowDim))
         rowReuse *= std::get<1>(extent) - std::get<0>(extent);
     }

@@ -76,8 +76,7 @@ private:
   /// and vector ones, recorded in `frame`; leaves the builder inside.
   void emitOtherLoops(Frame &frame);
   /// The row blocks (and the remainder rows) of one column position.
-  void emitRows(Frame frame,
-                function_ref<void(Frame &, int64_t rows)> columns);
+  void emitRows(Frame frame, function_ref<void(Frame &, int64_t rows)> columns);
   /// The original nest restricted to the vector index range [from, to).
   void emitScalarColumns(int64_t from);
 
@@ -181,19 +180,18 @@ Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
     //     buffer[p, r - lb, l] = load at (r, vec = first + p * width + l)
     OpBuilder::InsertionGuard guard(b);
     Frame packFrame = frame;
-    AffineMap upper = AffineMap::get(
-        frame.operands.size(), 0,
-        {cst(perBlock), cst(panels) - block * perBlock}, ctx);
-    auto panelLoop = affine::AffineForOp::create(
-        b, loc, ValueRange{}, b.getConstantAffineMap(0), frame.operands,
-        upper, 1);
+    AffineMap upper =
+        AffineMap::get(frame.operands.size(), 0,
+                       {cst(perBlock), cst(panels) - block * perBlock}, ctx);
+    auto panelLoop = affine::AffineForOp::create(b, loc, ValueRange{},
+                                                 b.getConstantAffineMap(0),
+                                                 frame.operands, upper, 1);
     b.setInsertionPointToStart(panelLoop.getBody());
     AffineExpr p = packFrame.addOperand(panelLoop.getInductionVar(), ctx);
     SmallVector<AffineExpr> storeIndices{p};
     for (affine::AffineForOp loop : nest.loops) {
-      auto copyLoop =
-          affine::AffineForOp::create(b, loc, loop.getConstantLowerBound(),
-                                      loop.getConstantUpperBound());
+      auto copyLoop = affine::AffineForOp::create(
+          b, loc, loop.getConstantLowerBound(), loop.getConstantUpperBound());
       b.setInsertionPointToStart(copyLoop.getBody());
       AffineExpr r = packFrame.addOperand(copyLoop.getInductionVar(), ctx);
       packFrame.exprOf[loop.getInductionVar()] = r;
@@ -203,12 +201,11 @@ Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
         affine::AffineForOp::create(b, loc, 0, width, schedule.lanes);
     b.setInsertionPointToStart(laneLoop.getBody());
     AffineExpr l = packFrame.addOperand(laneLoop.getInductionVar(), ctx);
-    packFrame.exprOf[vecIV] =
-        (block * perBlock + p) * width + l + vecLower;
+    packFrame.exprOf[vecIV] = (block * perBlock + p) * width + l + vecLower;
     storeIndices.push_back(l);
     auto vectorType = VectorType::get({schedule.lanes}, elementType);
-    AffineMap loadMap = rewriteMap(packFrame, load.getAffineMap(),
-                                   load.getMapOperands(), 0, 0);
+    AffineMap loadMap =
+        rewriteMap(packFrame, load.getAffineMap(), load.getMapOperands(), 0, 0);
     Value data = affine::AffineVectorLoadOp::create(
         b, loc, vectorType, load.getMemRef(), loadMap, packFrame.operands);
     affine::AffineVectorStoreOp::create(
@@ -301,9 +298,8 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
                   current->operands));
               continue;
             }
-            AffineMap map =
-                rewriteMap(*current, load.getAffineMap(), load.getMapOperands(),
-                           i, j * lanes);
+            AffineMap map = rewriteMap(*current, load.getAffineMap(),
+                                       load.getMapOperands(), i, j * lanes);
             if (dep.vec)
               out.push_back(affine::AffineVectorLoadOp::create(
                   b, loc, vectorOf(load.getType()), load.getMemRef(), map,
@@ -315,10 +311,10 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
           }
           if (auto it = fmas.find(op); it != fmas.end()) {
             arith::MulFOp mul = it->second.first;
-            out.push_back(vector::FMAOp::create(
-                b, loc, getVector(mul.getLhs(), i, j),
-                getVector(mul.getRhs(), i, j),
-                getVector(it->second.second, i, j)));
+            out.push_back(
+                vector::FMAOp::create(b, loc, getVector(mul.getLhs(), i, j),
+                                      getVector(mul.getRhs(), i, j),
+                                      getVector(it->second.second, i, j)));
             continue;
           }
           IRMapping mapping;
@@ -346,9 +342,9 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
   {
     OpBuilder::InsertionGuard guard(b);
     for (affine::AffineForOp loop : nest.loops) {
-      auto newLoop = affine::AffineForOp::create(
-          b, loc, loop.getConstantLowerBound(), loop.getConstantUpperBound(),
-          1, accs);
+      auto newLoop =
+          affine::AffineForOp::create(b, loc, loop.getConstantLowerBound(),
+                                      loop.getConstantUpperBound(), 1, accs);
       loopFrame.exprOf[loop.getInductionVar()] =
           loopFrame.addOperand(newLoop.getInductionVar(), ctx);
       instances[loop.getRegionIterArgs()[0]] =
@@ -371,7 +367,8 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
       b.setInsertionPointAfter(loop);
     }
   }
-  instances[outer.getResult(0)] = SmallVector<Value>(loops.front().getResults());
+  instances[outer.getResult(0)] =
+      SmallVector<Value>(loops.front().getResults());
 
   emitOps(nest.epilogue);
 
@@ -429,24 +426,27 @@ void Generator::run() {
     DenseMap<Operation *, Packed> packed;
     if (schedule.pack)
       packed = emitPacking(frame, block, panels);
-    emitOtherLoops(frame);
-    emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
-      OpBuilder::InsertionGuard inner(b);
-      AffineMap upper = AffineMap::get(
-          rowFrame.operands.size(), 0,
-          {cst(perBlock), cst(panels) - block * perBlock}, ctx);
-      auto panelLoop = affine::AffineForOp::create(
-          b, loc, ValueRange{}, b.getConstantAffineMap(0), rowFrame.operands,
-          upper, 1);
-      b.setInsertionPointToStart(panelLoop.getBody());
-      Frame panelFrame = rowFrame;
-      AffineExpr p = panelFrame.addOperand(panelLoop.getInductionVar(), ctx);
-      panelFrame.exprOf[vecIV] = (block * perBlock + p) * width + vecLower;
-      DenseMap<Operation *, Packed> here = packed;
-      for (auto &entry : here)
-        entry.second.panel = p;
-      emitBlock(panelFrame, rows, schedule.vectors, here);
-    });
+    {
+      OpBuilder::InsertionGuard loops(b);
+      emitOtherLoops(frame);
+      emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
+        OpBuilder::InsertionGuard inner(b);
+        AffineMap upper = AffineMap::get(
+            rowFrame.operands.size(), 0,
+            {cst(perBlock), cst(panels) - block * perBlock}, ctx);
+        auto panelLoop = affine::AffineForOp::create(
+            b, loc, ValueRange{}, b.getConstantAffineMap(0), rowFrame.operands,
+            upper, 1);
+        b.setInsertionPointToStart(panelLoop.getBody());
+        Frame panelFrame = rowFrame;
+        AffineExpr p = panelFrame.addOperand(panelLoop.getInductionVar(), ctx);
+        panelFrame.exprOf[vecIV] = (block * perBlock + p) * width + vecLower;
+        DenseMap<Operation *, Packed> here = packed;
+        for (auto &entry : here)
+          entry.second.panel = p;
+        emitBlock(panelFrame, rows, schedule.vectors, here);
+      });
+    }
     for (auto &entry : packed)
       memref::DeallocOp::create(b, loc, entry.second.buffer);
   }
@@ -458,8 +458,7 @@ void Generator::run() {
     emitOtherLoops(frame);
     frame.exprOf[vecIV] = cst(vecLower + panels * width);
     emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
-      emitBlock(rowFrame, rows, tailVectors,
-                DenseMap<Operation *, Packed>());
+      emitBlock(rowFrame, rows, tailVectors, DenseMap<Operation *, Packed>());
     });
   }
 
@@ -472,7 +471,8 @@ void Generator::run() {
 }
 
 struct CpuTileContractionsPass
-    : public plaidml::impl::CpuTileContractionsPassBase<CpuTileContractionsPass> {
+    : public plaidml::impl::CpuTileContractionsPassBase<
+          CpuTileContractionsPass> {
   void runOnOperation() override {
     SmallVector<affine::AffineParallelOp> scheduled;
     for (auto parallel :
