@@ -284,6 +284,7 @@ DictionaryAttr Schedule::toAttr(MLIRContext *ctx) const {
       b.getNamedAttr("vectors", b.getI64IntegerAttr(vectors)),
       b.getNamedAttr("panels_per_block", b.getI64IntegerAttr(panelsPerBlock)),
       b.getNamedAttr("pack", b.getBoolAttr(pack)),
+      b.getNamedAttr("unroll_inner", b.getBoolAttr(unrollInner)),
   });
 }
 
@@ -300,7 +301,8 @@ std::optional<Schedule> Schedule::fromAttr(Attribute attr) {
   auto lanes = getInt("lanes"), rows = getInt("rows"),
        vectors = getInt("vectors"), panels = getInt("panels_per_block");
   auto pack = dict.getAs<BoolAttr>("pack");
-  if (!lanes || !rows || !vectors || !panels || !pack)
+  auto unroll = dict.getAs<BoolAttr>("unroll_inner");
+  if (!lanes || !rows || !vectors || !panels || !pack || !unroll)
     return std::nullopt;
   Schedule schedule;
   schedule.lanes = *lanes;
@@ -308,5 +310,6 @@ std::optional<Schedule> Schedule::fromAttr(Attribute attr) {
   schedule.vectors = *vectors;
   schedule.panelsPerBlock = *panels;
   schedule.pack = pack.getValue();
+  schedule.unrollInner = unroll.getValue();
   return schedule;
 }

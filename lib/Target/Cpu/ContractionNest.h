@@ -98,6 +98,8 @@ struct Schedule {
   /// Whether packable operands are copied into a contiguous buffer per
   /// cache block.
   bool pack = false;
+  /// Whether the innermost reduction loop is unrolled into the block.
+  bool unrollInner = false;
 
   static constexpr StringLiteral attrName = "plaidml.cpu.schedule";
   DictionaryAttr toAttr(MLIRContext *ctx) const;

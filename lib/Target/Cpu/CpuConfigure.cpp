@@ -32,7 +32,37 @@ constexpr int64_t kBlockBytes = 1 << 20;
 /// Loads per reduction step, by what they vary with.
 struct LoadCounts {
   int64_t vec = 0, row = 0, both = 0, neither = 0;
+  /// Of `both`, the loads whose row coordinate slides with the innermost
+  /// reduction index (convolution windows), and that loop's trip count
+  /// when it is small enough to unroll (0 otherwise).
+  int64_t sliding = 0, unrollTrips = 0;
 };
+
+/// The trip count of the innermost reduction loop when `load` reads a
+/// window: one coordinate adds the row index and that loop's index.
+int64_t getSlidingTrips(const ContractionNest &nest,
+                        affine::AffineLoadOp load) {
+  if (!nest.rowDim)
+    return 0;
+  affine::AffineForOp inner = nest.loops.back();
+  int64_t trips = inner.getConstantUpperBound() - inner.getConstantLowerBound();
+  if (trips > 4)
+    return 0;
+  Value rowIV = nest.parallel.getIVs()[*nest.rowDim];
+  auto operands = load.getMapOperands();
+  for (AffineExpr e : load.getAffineMap().getResults()) {
+    bool row = false, reduction = false;
+    for (auto [pos, operand] : llvm::enumerate(operands)) {
+      if (!e.isFunctionOfDim(pos))
+        continue;
+      row |= operand == rowIV;
+      reduction |= operand == inner.getInductionVar();
+    }
+    if (row && reduction)
+      return trips;
+  }
+  return 0;
+}
 
 LoadCounts countLoads(const ContractionNest &nest) {
   LoadCounts counts;
@@ -41,9 +71,13 @@ LoadCounts countLoads(const ContractionNest &nest) {
     if (!load)
       continue;
     Dependence dep = nest.get(load.getResult());
-    if (dep.row && dep.vec)
+    if (dep.row && dep.vec) {
       ++counts.both;
-    else if (dep.vec)
+      if (int64_t trips = getSlidingTrips(nest, load)) {
+        ++counts.sliding;
+        counts.unrollTrips = trips;
+      }
+    } else if (dep.vec)
       ++counts.vec;
     else if (dep.row)
       ++counts.row;
@@ -59,8 +93,15 @@ double stepCost(const LoadCounts &loads, int64_t rows, int64_t vectors) {
   if (rows == 0 || vectors == 0)
     return 0;
   double fmas = rows * vectors;
+  // Unrolled, a window of `rows` rows over t steps reads rows + t - 1
+  // distinct rows.
+  double sliding = 0;
+  if (loads.unrollTrips)
+    sliding = loads.sliding * vectors * (rows + loads.unrollTrips - 1.0) /
+              loads.unrollTrips;
   double memory = loads.vec * vectors + loads.row * rows +
-                  loads.both * rows * vectors + loads.neither;
+                  (loads.both - loads.sliding) * rows * vectors + sliding +
+                  loads.neither;
   return std::max(fmas, memory) / 2;
 }
 
@@ -137,9 +178,11 @@ struct CpuConfigurePass
                         schedule->toAttr(parallel.getContext()));
       if (remarks)
         parallel.emitRemark() << llvm::formatv(
-            "CPU schedule: {0} x {1} vectors of {2}, {3} panels per block{4}",
+            "CPU schedule: {0} x {1} vectors of {2}, {3} panels per "
+            "block{4}{5}",
             schedule->rows, schedule->vectors, schedule->lanes,
-            schedule->panelsPerBlock, schedule->pack ? ", packed" : "");
+            schedule->panelsPerBlock, schedule->pack ? ", packed" : "",
+            schedule->unrollInner ? ", inner reduction loop unrolled" : "");
     }
   }
 
@@ -162,12 +205,28 @@ struct CpuConfigurePass
     }
     int64_t rowExtent = nest.rowDim ? nest.extent(*nest.rowDim) : 1;
     LoadCounts loads = countLoads(nest);
+    int64_t packable = 0;
+    for (Operation *op : nest.body)
+      if (auto load = dyn_cast<affine::AffineLoadOp>(op))
+        packable += isPackable(nest, load);
+    auto panelBytes = [&](int64_t vectors) {
+      return nest.reductionPoints() * vectors * best.lanes * (accBits / 8) *
+             std::max<int64_t>(packable, 1);
+    };
+    // Operands read per row and vector (a convolution's input) are read
+    // once per column panel: with all of the vectors in one panel, each of
+    // their cache lines is read once.
+    int64_t minVectors = loads.both > 0 && fullVectors <= 4 ? fullVectors : 1;
     std::optional<double> bestCost;
-    for (int64_t vectors = 1; vectors <= std::min<int64_t>(4, fullVectors);
-         ++vectors) {
+    for (int64_t vectors = minVectors;
+         vectors <= std::min<int64_t>(4, fullVectors); ++vectors) {
       for (int64_t rows = 1;
            rows <= std::min(rowExtent, accumulators / vectors); ++rows) {
         double cost = totalCost(loads, rowExtent, fullVectors, rows, vectors);
+        // A panel of packable data larger than a cache block streams from
+        // further away.
+        if (packable > 0 && panelBytes(vectors) > kBlockBytes)
+          cost *= 1.25;
         // Cheapest first; among equals the larger block (fewer loop trips).
         if (!bestCost || cost < *bestCost ||
             (cost == *bestCost && rows * vectors > best.rows * best.vectors)) {
@@ -179,15 +238,9 @@ struct CpuConfigurePass
     }
 
     // Cache blocks of panels whose packable data fits kBlockBytes.
-    int64_t packable = 0;
-    for (Operation *op : nest.body)
-      if (auto load = dyn_cast<affine::AffineLoadOp>(op))
-        packable += isPackable(nest, load);
-    int64_t panelBytes = nest.reductionPoints() * best.vectors * best.lanes *
-                         (accBits / 8) * std::max<int64_t>(packable, 1);
     int64_t panels = fullVectors / best.vectors;
     // At least min(panels, 4) blocks, so that threads have blocks to share.
-    int64_t perBlock = kBlockBytes / std::max<int64_t>(panelBytes, 1);
+    int64_t perBlock = kBlockBytes / panelBytes(best.vectors);
     perBlock = std::min<int64_t>(
         perBlock, llvm::divideCeil(panels, std::min<int64_t>(panels, 4)));
     best.panelsPerBlock = std::max<int64_t>(perBlock, 1);
@@ -199,6 +252,7 @@ struct CpuConfigurePass
         rowReuse *= std::get<1>(extent) - std::get<0>(extent);
     }
     best.pack = packable > 0 && rowReuse > 1 && panels > 0;
+    best.unrollInner = loads.unrollTrips > 0;
     return best;
   }
 };

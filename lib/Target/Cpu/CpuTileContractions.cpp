@@ -223,7 +223,9 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
   // Instances of each nest value: one per row it depends on times one per
   // vector it depends on.
   DenseMap<Value, SmallVector<Value>> instances;
-  DenseMap<std::tuple<Value, int64_t, Block *>, Value> broadcasts;
+  // Broadcasts made in one block for one copy of an unrolled loop body.
+  DenseMap<std::tuple<Value, int64_t, Block *, int64_t>, Value> broadcasts;
+  int64_t copy = 0;
   auto index = [&](Dependence dep, int64_t i, int64_t j) {
     return (dep.row ? i : 0) * (dep.vec ? vectors : 1) + (dep.vec ? j : 0);
   };
@@ -238,7 +240,7 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
     if (isa<VectorType>(v.getType()))
       return v;
     auto key = std::make_tuple(orig, index(nest.get(orig), i, j),
-                               b.getInsertionBlock());
+                               b.getInsertionBlock(), copy);
     Value &cached = broadcasts[key];
     if (!cached)
       cached = vector::BroadcastOp::create(
@@ -277,6 +279,7 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
       Dependence dep = nest.get(result);
       int64_t nr = dep.row ? rows : 1, nv = dep.vec ? vectors : 1;
       SmallVector<Value> &out = instances[result];
+      out.clear(); // a previous copy of an unrolled body
       if (op->hasTrait<OpTrait::ConstantLike>()) {
         out.push_back(b.clone(*op)->getResult(0));
         continue;
@@ -338,10 +341,15 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < vectors; ++j)
       accs.push_back(getVector(outer.getInits()[0], i, j));
+  // The innermost loop is unrolled when the schedule says so: its copies
+  // read overlapping windows (a row index plus the loop's index), which
+  // LLVM then loads once.
   SmallVector<affine::AffineForOp> loops;
   {
     OpBuilder::InsertionGuard guard(b);
     for (affine::AffineForOp loop : nest.loops) {
+      if (schedule.unrollInner && loop == nest.loops.back())
+        break;
       auto newLoop =
           affine::AffineForOp::create(b, loc, loop.getConstantLowerBound(),
                                       loop.getConstantUpperBound(), 1, accs);
@@ -354,21 +362,33 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
       b.setInsertionPointToStart(newLoop.getBody());
     }
     current = &loopFrame;
-    emitOps(nest.body);
+    affine::AffineForOp inner = nest.loops.back();
+    Value yielded = inner.getBody()->getTerminator()->getOperand(0);
+    auto emitBody = [&]() {
+      instances[inner.getRegionIterArgs()[0]] = accs;
+      emitOps(nest.body);
+      accs.clear();
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < vectors; ++j)
+          accs.push_back(getVector(yielded, i, j));
+    };
+    if (schedule.unrollInner) {
+      for (int64_t t = inner.getConstantLowerBound();
+           t < inner.getConstantUpperBound(); ++t, ++copy) {
+        loopFrame.exprOf[inner.getInductionVar()] = cst(t);
+        emitBody();
+      }
+    } else {
+      emitBody();
+    }
     current = &frame;
-    Value yielded = nest.loops.back().getBody()->getTerminator()->getOperand(0);
-    SmallVector<Value> next;
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < vectors; ++j)
-        next.push_back(getVector(yielded, i, j));
     for (affine::AffineForOp loop : llvm::reverse(loops)) {
-      affine::AffineYieldOp::create(b, loc, next);
-      next = SmallVector<Value>(loop.getResults());
+      affine::AffineYieldOp::create(b, loc, accs);
+      accs = SmallVector<Value>(loop.getResults());
       b.setInsertionPointAfter(loop);
     }
   }
-  instances[outer.getResult(0)] =
-      SmallVector<Value>(loops.front().getResults());
+  instances[outer.getResult(0)] = accs;
 
   emitOps(nest.epilogue);
 
