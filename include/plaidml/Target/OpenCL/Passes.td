@@ -98,12 +98,21 @@ def GpuModuleToOpenCLBundlePass
 
     One format is enough. A module SPIR-V cannot express (f16 without
     `fp16`, which OpenCL C emulates and SPIR-V has no way to) keeps its
-    OpenCL C alone, and the first error of the SPIR-V conversion becomes
-    the bundle's note and the object's `plaidml.note` property, e.g.
-    `no SPIR-V: 'memref.load' reads f16 from a buffer, which needs the
-    SPIR-V capability Float16; opencl:0 (...) does not have it (at
-    f.mlir:7:8)`; the reverse holds for OpenCL C. Only when neither format
-    can be made are the OpenCL C errors reported, as
+    OpenCL C alone, and the first error of the SPIR-V conversion, where it
+    is and how many more there were, becomes the bundle's note and the
+    object's `plaidml.note` property:
+
+    ```mlir
+    properties = {plaidml.kernel_format = "bundle",
+                  plaidml.kernel_formats = ["opencl-c"],
+                  plaidml.note = "no SPIR-V: 'memref.load' reads f16 from a
+                    buffer, which needs the SPIR-V capability Float16;
+                    opencl:0 (...) does not have it (at f.mlir:7:8)"}
+    ```
+
+    The reverse holds for OpenCL C (`arith.mului_extended` has no
+    translation, SPIR-V has `OpUMulExtended`: `no OpenCL C: ...`). Only
+    when neither format can be made are the OpenCL C errors reported, as
     `plaidml-gpu-module-to-opencl-c` reports them, and the pass fails.
   }];
   let options = [
