@@ -75,7 +75,9 @@ if platform.machine() in ("x86_64", "AMD64"):
 # `REQUIRES: vulkan` / `%if vulkan %{ ... %}` on vulkan:0 (lavapipe in CI),
 # `REQUIRES: opencl` on opencl:0 (PoCL in CI). With PLAIDML_REQUIRE_VULKAN=1
 # or PLAIDML_REQUIRE_OPENCL=1 (set by .ci/run) a missing device is an error,
-# not a silent skip.
+# not a silent skip. `opencl-spirv`: opencl:0 lists SPIR-V among its IL
+# versions, so the runtime builds the SPIR-V of kernel bundles there (PoCL
+# in CI does not).
 def _list_devices():
     import subprocess
     run = os.path.join(config.plaidml_tools_dir, "plaidml-run")
@@ -83,8 +85,8 @@ def _list_devices():
         out = subprocess.run([run, "--list-devices"], capture_output=True,
                              text=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
-        return []
-    return [line.split()[0] for line in out.splitlines() if line.strip()]
+        return {}
+    return {line.split()[0]: line for line in out.splitlines() if line.strip()}
 
 _devices = _list_devices()
 if "vulkan:0" in _devices:
@@ -94,6 +96,8 @@ elif os.environ.get("PLAIDML_REQUIRE_VULKAN") == "1":
                      "shows no vulkan:0 (install mesa-vulkan-drivers)")
 if "opencl:0" in _devices:
     config.available_features.add("opencl")
+    if "IL SPIR-V" in _devices["opencl:0"]:
+        config.available_features.add("opencl-spirv")
 elif os.environ.get("PLAIDML_REQUIRE_OPENCL") == "1":
     lit_config.fatal("PLAIDML_REQUIRE_OPENCL=1 but plaidml-run --list-devices "
                      "shows no opencl:0 (install pocl-opencl-icd)")

@@ -228,13 +228,15 @@ static LogicalResult runVulkanPipeline(ModuleOp module, unsigned index,
   return emitGpuEntryPoints(module, target, "vulkan", *requirements);
 }
 
-/// The OpenCL pipeline (OpenCL C kernels), then the entry points and the
+/// The OpenCL pipeline (kernel bundles: SPIR-V and OpenCL C of each kernel
+/// module, the runtime picks per device), then the entry points and the
 /// manifest, whose `requires` names the extensions the kernels enable.
 static LogicalResult runOpenCLPipeline(ModuleOp module, unsigned index,
                                        const CpuTarget &target) {
   OpenCLTarget gpu = resolveOpenCLTarget(index);
   OpenCLPipelineOptions pipelineOptions;
   pipelineOptions.hostToLLVM = true;
+  pipelineOptions.kernelFormat = OpenCLKernelFormat::Both;
   pipelineOptions.fp64 = gpu.fp64;
   pipelineOptions.fp16 = gpu.fp16;
   pipelineOptions.device = gpu.description;
@@ -245,8 +247,12 @@ static LogicalResult runOpenCLPipeline(ModuleOp module, unsigned index,
     buildOpenCLLoweringPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();
-  return emitGpuEntryPoints(module, target, "opencl",
-                            collectOpenCLRequirements(module));
+  llvm::Expected<std::vector<std::string>> requirements =
+      collectOpenCLRequirements(module);
+  if (!requirements)
+    return emitError(module.getLoc())
+           << llvm::toString(requirements.takeError());
+  return emitGpuEntryPoints(module, target, "opencl", *requirements);
 }
 
 /// Runs the MLIR pipeline for the ABI or Tile form of `module`.

@@ -1,15 +1,18 @@
-//===- GpuTarget.cpp - Vulkan targets and the GPU launch ABI --------------===//
+//===- GpuTarget.cpp - GPU targets and the GPU launch ABI -----------------===//
 //
-// resolveVulkanTarget asks the runtime's device layer what a Vulkan device
-// offers; collectSpirvRequirements reads OpCapability and OpExtension back
-// from the serialized kernels; bindGpuLaunchAbi rewrites the host module's
-// mgpu* declarations into stubs over the runtime's table (GpuAbi.h).
+// resolveVulkanTarget and resolveOpenCLTarget ask the runtime's device layers
+// what a device offers; collectSpirvRequirements reads OpCapability and
+// OpExtension back from the serialized kernels, collectOpenCLRequirements
+// the extensions from the OpenCL kernel modules (bundles included);
+// bindGpuLaunchAbi rewrites the host module's mgpu* declarations into stubs
+// over the runtime's table (GpuAbi.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "GpuTarget.h"
 
 #include "plaidml/Runtime/GpuAbi.h"
+#include "plaidml/Runtime/KernelBundle.h"
 #include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Vulkan.h"
 
@@ -74,21 +77,6 @@ OpenCLTarget mlir::plaidml::resolveOpenCLTarget(unsigned index) {
   return target;
 }
 
-std::vector<std::string>
-mlir::plaidml::collectOpenCLRequirements(ModuleOp module) {
-  std::set<std::string> requirements;
-  module.walk([&](gpu::BinaryOp binary) {
-    for (Attribute attr : binary.getObjectsAttr())
-      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
-        for (StringRef extension : {"cl_khr_fp64", "cl_khr_fp16"})
-          if (object.getObject().getValue().contains(
-                  ("#pragma OPENCL EXTENSION " + extension + " : enable")
-                      .str()))
-            requirements.insert(extension.str());
-  });
-  return std::vector<std::string>(requirements.begin(), requirements.end());
-}
-
 /// OpCapability and OpExtension of one SPIR-V binary.
 static llvm::Error scanSpirv(StringRef bytes, std::set<std::string> &out) {
   auto bad = [](const Twine &why) {
@@ -135,6 +123,51 @@ mlir::plaidml::collectSpirvRequirements(ModuleOp module) {
         error = std::move(e);
         return WalkResult::interrupt();
       }
+    }
+    return WalkResult::advance();
+  });
+  if (error)
+    return std::move(error);
+  return std::vector<std::string>(requirements.begin(), requirements.end());
+}
+
+llvm::Expected<std::vector<std::string>>
+mlir::plaidml::collectOpenCLRequirements(ModuleOp module) {
+  std::set<std::string> requirements;
+  llvm::Error error = llvm::Error::success();
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjectsAttr()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object)
+        continue;
+      StringRef bytes = object.getObject().getValue();
+      rt::StatusOr<rt::KernelBundle> kernels =
+          rt::decodeKernelModule(bytes.data(), bytes.size());
+      if (!kernels.ok()) {
+        error = llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                        "gpu.binary @" + binary.getName() +
+                                            ": " + kernels.message());
+        return WalkResult::interrupt();
+      }
+      if (kernels->openclC) {
+        for (StringRef extension : {"cl_khr_fp64", "cl_khr_fp16"})
+          if (StringRef(*kernels->openclC)
+                  .contains(
+                      ("#pragma OPENCL EXTENSION " + extension + " : enable")
+                          .str()))
+            requirements.insert(extension.str());
+        continue;
+      }
+      std::set<std::string> spirv;
+      if (llvm::Error e = scanSpirv(*kernels->spirv, spirv)) {
+        error = std::move(e);
+        return WalkResult::interrupt();
+      }
+      requirements.insert("spirv");
+      if (spirv.count("Float64"))
+        requirements.insert("cl_khr_fp64");
+      if (spirv.count("Float16"))
+        requirements.insert("cl_khr_fp16");
     }
     return WalkResult::advance();
   });

@@ -50,9 +50,15 @@ struct OpenCLTarget {
 /// what the kernels use, and the runtime there decides).
 OpenCLTarget resolveOpenCLTarget(unsigned index);
 
-/// The OpenCL extensions (`cl_khr_fp64`, `cl_khr_fp16`) that the OpenCL C
-/// kernels in `module`'s gpu.binary ops enable, sorted and unique.
-std::vector<std::string> collectOpenCLRequirements(ModuleOp module);
+/// What the OpenCL kernels in `module`'s gpu.binary ops need of a device,
+/// sorted and unique: the extensions (`cl_khr_fp64`, `cl_khr_fp16`) the
+/// OpenCL C text enables, and for a kernel module that exists only as
+/// SPIR-V, `spirv` and the extensions its capabilities need (Float64,
+/// Float16). A bundle with both formats needs what its OpenCL C needs: the
+/// two come from the same kernels. Fails on an object that is not a kernel
+/// module (docs/ABI.md section 6).
+llvm::Expected<std::vector<std::string>>
+collectOpenCLRequirements(ModuleOp module);
 
 /// The SPIR-V capabilities and extensions declared by the kernels that
 /// gpu-module-to-binary serialized into `module`'s gpu.binary ops, sorted

@@ -3,14 +3,17 @@
 // GpuProgram (the runtime side of the mgpu* launch ABI) is written once
 // against this interface; VulkanBackend.cpp and OpenCLBackend.cpp adapt the
 // two device layers to it. A kernel module is what the artifact handed to
-// mgpuModuleLoad: SPIR-V words for Vulkan; OpenCL C text (or SPIR-V, for
-// devices that ingest it) for OpenCL. Private to lib/Runtime.
+// mgpuModuleLoad: SPIR-V words for Vulkan; for OpenCL a kernel bundle
+// (KernelBundle.h: SPIR-V and OpenCL C of the same kernels, of which the
+// backend picks one per device) or a single OpenCL C text or SPIR-V module.
+// Private to lib/Runtime.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PLAIDML_LIB_RUNTIME_GPUBACKEND_H
 #define PLAIDML_LIB_RUNTIME_GPUBACKEND_H
 
+#include "plaidml/Runtime/KernelBundle.h"
 #include "plaidml/Runtime/Status.h"
 
 #include <array>
@@ -26,6 +29,19 @@ namespace plaidml::rt {
 class GpuBackendBuffer {
 public:
   virtual ~GpuBackendBuffer() = default;
+};
+
+/// A loaded kernel module: what mgpuModuleLoad received, checked, in the
+/// form the backend builds kernels from.
+class GpuBackendModule {
+public:
+  virtual ~GpuBackendModule() = default;
+  /// The module's name in messages ("'matmul_kernel'"); empty when the
+  /// module does not say.
+  virtual std::string getName() const { return ""; }
+  /// What the kernels are built from, and why: "OpenCL C (opencl:0 (...)
+  /// takes no SPIR-V; ...)".
+  virtual std::string describe() const = 0;
 };
 
 /// A kernel ready to launch: one entry point of a module.
@@ -58,9 +74,13 @@ public:
   virtual Status copy(GpuBackendBuffer &dst, GpuBackendBuffer &src,
                       size_t bytes, size_t dstOffset, size_t srcOffset) = 0;
 
+  /// Checks the `size` bytes of a kernel module at `data` (what
+  /// mgpuModuleLoad received) and keeps what the kernels will be built from.
+  virtual StatusOr<std::unique_ptr<GpuBackendModule>>
+  loadModule(const char *data, size_t size) = 0;
   /// Kernel `name` of `module` whose buffers are bindings 0..numBindings-1.
   virtual StatusOr<std::unique_ptr<GpuBackendKernel>>
-  createKernel(const std::vector<char> &module, const std::string &name,
+  createKernel(GpuBackendModule &module, const std::string &name,
                unsigned numBindings) = 0;
   /// Records a launch of `grid` workgroups of `block` invocations.
   virtual Status dispatch(GpuBackendKernel &kernel,
@@ -122,9 +142,12 @@ protected:
   std::shared_ptr<Device> device;
 };
 
-/// The backends of "vulkan:N" and "opencl:N".
+/// The backends of "vulkan:N" and "opencl:N". The OpenCL one builds each
+/// kernel module from the format `preference` forces, else the one
+/// chooseOpenCLKernelFormat picks for the device.
 StatusOr<std::unique_ptr<GpuBackend>> openVulkanBackend(unsigned index);
-StatusOr<std::unique_ptr<GpuBackend>> openOpenCLBackend(unsigned index);
+StatusOr<std::unique_ptr<GpuBackend>>
+openOpenCLBackend(unsigned index, const KernelFormatPreference &preference);
 
 } // namespace plaidml::rt
 

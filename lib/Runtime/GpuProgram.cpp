@@ -1,4 +1,4 @@
-//===- GpuProgram.cpp - The mgpu* launch ABI on Vulkan devices ------------===//
+//===- GpuProgram.cpp - The mgpu* launch ABI on GPU devices ---------------===//
 //
 // GpuProgram (GpuProgram.h) and the mgpu* functions whose addresses fill a
 // GPU artifact's `_plaidml_gpu_abi` table, over a GpuBackend. The functions
@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <sys/mman.h>
@@ -34,8 +35,8 @@ struct GpuProgram::Function {
 };
 
 struct GpuModule {
-  /// What mgpuModuleLoad received: SPIR-V words or OpenCL C text.
-  std::vector<char> bytes;
+  /// What mgpuModuleLoad received, as the backend builds kernels from it.
+  std::unique_ptr<GpuBackendModule> module;
   std::map<std::string, std::unique_ptr<GpuProgram::Function>> functions;
 };
 
@@ -88,11 +89,19 @@ void *mgpuModuleLoad(void *data, int64_t size) {
     call->fail("empty kernel module");
     return nullptr;
   }
+  GpuProgram &program = *call->program;
+  StatusOr<std::unique_ptr<GpuBackendModule>> loaded =
+      program.backend->loadModule(static_cast<const char *>(data),
+                                  static_cast<size_t>(size));
+  if (!loaded.ok()) {
+    call->fail("kernel module " + std::to_string(program.modules.size()) +
+               ": " + loaded.message());
+    return nullptr;
+  }
   auto module = std::make_unique<GpuModule>();
-  const char *bytes = static_cast<const char *>(data);
-  module->bytes.assign(bytes, bytes + size);
+  module->module = std::move(*loaded);
   GpuModule *result = module.get();
-  call->program->modules.push_back(std::move(module));
+  program.modules.push_back(std::move(module));
   return result;
 }
 
@@ -203,7 +212,7 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
 
   if (!fn.kernel) {
     StatusOr<std::unique_ptr<GpuBackendKernel>> kernel =
-        backend.createKernel(fn.module->bytes, fn.name, numBuffers);
+        backend.createKernel(*fn.module->module, fn.name, numBuffers);
     if (!kernel.ok()) {
       call->fail(what + ": " + kernel.message());
       return;
@@ -333,7 +342,8 @@ private:
 
 StatusOr<std::unique_ptr<GpuProgram>>
 GpuProgram::attach(void *dlHandle, const Manifest &manifest,
-                   const DeviceName &device) {
+                   const DeviceName &device,
+                   const std::string &openclKernelFormat) {
   auto *table =
       static_cast<void *const **>(dlsym(dlHandle, gpuabi::kTableSymbol));
   auto load =
@@ -345,9 +355,22 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
                            gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
                            "' and '" + gpuabi::kUnloadSymbol + "'");
 
-  StatusOr<std::unique_ptr<GpuBackend>> backend =
-      device.kind == DeviceKind::OpenCL ? openOpenCLBackend(device.index)
-                                        : openVulkanBackend(device.index);
+  StatusOr<std::unique_ptr<GpuBackend>> backend = Status::failure("no backend");
+  if (device.kind == DeviceKind::OpenCL) {
+    // LoadOptions first, then the environment.
+    const char *env = std::getenv(kOpenCLKernelFormatVariable);
+    StatusOr<KernelFormatPreference> preference =
+        openclKernelFormat.empty()
+            ? KernelFormatPreference::parse(env ? env : "",
+                                            kOpenCLKernelFormatVariable)
+            : KernelFormatPreference::parse(openclKernelFormat,
+                                            "LoadOptions::openclKernelFormat");
+    if (!preference.ok())
+      return preference.status();
+    backend = openOpenCLBackend(device.index, *preference);
+  } else {
+    backend = openVulkanBackend(device.index);
+  }
   if (!backend.ok())
     return backend.status();
   std::unique_ptr<GpuProgram> program(new GpuProgram());
@@ -369,6 +392,17 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
   if (call.failed())
     return call.error;
   return program;
+}
+
+std::vector<std::string> GpuProgram::describeModules() const {
+  std::vector<std::string> lines;
+  for (size_t i = 0; i < modules.size(); ++i) {
+    std::string name = modules[i]->module->getName();
+    lines.push_back(backend->label() + ": kernel module " +
+                    (name.empty() ? std::to_string(i) : name) + ": " +
+                    modules[i]->module->describe());
+  }
+  return lines;
 }
 
 GpuProgram::~GpuProgram() {

@@ -38,8 +38,11 @@ public:
   /// Binds the artifact opened as `dlHandle` (whose manifest is `manifest`)
   /// to `device` (vulkan:N or opencl:N): checks the manifest's requirements
   /// against the device, fills the ABI table and loads the kernel modules.
+  /// On OpenCL, `openclKernelFormat` (LoadOptions::openclKernelFormat), else
+  /// PLAIDML_OPENCL_KERNEL_FORMAT, may force the kernel format.
   static StatusOr<std::unique_ptr<GpuProgram>>
-  attach(void *dlHandle, const Manifest &manifest, const DeviceName &device);
+  attach(void *dlHandle, const Manifest &manifest, const DeviceName &device,
+         const std::string &openclKernelFormat = "");
   /// Unloads the kernel modules (before the library is closed).
   ~GpuProgram();
   GpuProgram(const GpuProgram &) = delete;
@@ -62,6 +65,10 @@ public:
 
   /// "vulkan:0 (llvmpipe ...)".
   const std::string &getDeviceLabel() const { return backend->label(); }
+  /// One line per loaded kernel module: the device, the module and what its
+  /// kernels are built from ("opencl:0 (...): kernel module 'k': OpenCL C
+  /// (...)").
+  std::vector<std::string> describeModules() const;
 
   // The implementation of the mgpu* functions (GpuProgram.cpp).
   struct Call;

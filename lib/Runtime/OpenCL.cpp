@@ -54,6 +54,11 @@ bool OpenCLDeviceInfo::hasExtension(const std::string &extension) const {
          extensions.end();
 }
 
+bool OpenCLDeviceInfo::takesSpirv() const {
+  return ilVersions.find("SPIR-V") != std::string::npos ||
+         hasExtension("cl_khr_il_program");
+}
+
 std::string OpenCLDeviceInfo::describe() const {
   std::string s = name + " (" + type + ", " + platformName;
   if (version)

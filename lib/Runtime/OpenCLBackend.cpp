@@ -1,11 +1,14 @@
 //===- OpenCLBackend.cpp - The launch ABI on an OpenCL device -------------===//
 //
-// GpuBackend over OpenCLDevice. A kernel module is OpenCL C text (built with
-// -cl-std=CL1.2, so OpenCL 1.2 devices run it) or SPIR-V words (recognized
-// by the magic number; built with clCreateProgramWithIL where the device
-// reports IL support, otherwise a message saying to compile OpenCL C).
-// Requirements are OpenCL extension names (cl_khr_fp64, cl_khr_fp16, ...)
-// and "SPIR-V" for IL. The launch's grid and block become the NDRange.
+// GpuBackend over OpenCLDevice. A kernel module is a kernel bundle (SPIR-V
+// and OpenCL C of the same kernels) or a single OpenCL C text or SPIR-V
+// module (KernelBundle.h); loading it picks the format this device builds
+// (chooseOpenCLKernelFormat: SPIR-V with clCreateProgramWithIL where the
+// device takes it, else OpenCL C, built with -cl-std=CL1.2 so that OpenCL
+// 1.2 devices run it; or the format PLAIDML_OPENCL_KERNEL_FORMAT forces).
+// Requirements are OpenCL extension names (cl_khr_fp64, cl_khr_fp16, ...),
+// "int64", and "spirv" for kernel modules that exist only as SPIR-V. The
+// launch's grid and block become the NDRange.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,18 +28,25 @@ struct OpenCLBackendKernel : GpuBackendKernel {
   unsigned numBindings() const override { return bindings; }
 };
 
-bool isSpirv(const std::vector<char> &module) {
-  uint32_t magic = 0;
-  if (module.size() < 4)
-    return false;
-  std::memcpy(&magic, module.data(), 4);
-  return magic == 0x07230203;
-}
+struct OpenCLBackendModule : GpuBackendModule {
+  std::string name;
+  KernelFormatChoice choice;
+  /// SPIR-V bytes or OpenCL C text, by choice.format.
+  std::string code;
+
+  std::string getName() const override { return name; }
+  std::string describe() const override {
+    return std::string(getKernelFormatName(choice.format)) + " (" +
+           choice.reason + ")";
+  }
+};
 
 class OpenCLBackend : public DeviceBackendBase<OpenCLDevice, OpenCLBuffer> {
 public:
-  explicit OpenCLBackend(std::shared_ptr<OpenCLDevice> device)
-      : DeviceBackendBase(std::move(device)) {}
+  OpenCLBackend(std::shared_ptr<OpenCLDevice> device,
+                KernelFormatPreference preference)
+      : DeviceBackendBase(std::move(device)),
+        preference(std::move(preference)) {}
 
   const std::string &label() const override { return device->label(); }
 
@@ -48,7 +58,7 @@ public:
       bool has = r == "cl_khr_fp64"   ? info.fp64
                  : r == "cl_khr_fp16" ? info.fp16
                  : r == "int64"       ? info.int64
-                 : r == "SPIR-V"      ? !info.ilVersions.empty()
+                 : r == "spirv"       ? info.takesSpirv()
                                       : info.hasExtension(r);
       if (!has)
         missing += (missing.empty() ? "" : ", ") + r;
@@ -63,24 +73,35 @@ public:
     return device->info().maxWorkgroupSize;
   }
 
+  StatusOr<std::unique_ptr<GpuBackendModule>> loadModule(const char *data,
+                                                         size_t size) override {
+    StatusOr<KernelBundle> bundle = decodeKernelModule(data, size);
+    if (!bundle.ok())
+      return bundle.status();
+    StatusOr<KernelFormatChoice> choice = chooseOpenCLKernelFormat(
+        *bundle, device->label(), device->info().takesSpirv(), preference);
+    if (!choice.ok())
+      return choice.status();
+    auto module = std::make_unique<OpenCLBackendModule>();
+    module->name = bundle->describeName();
+    module->choice = std::move(*choice);
+    module->code = std::move(module->choice.format == KernelFormat::SPIRV
+                                 ? *bundle->spirv
+                                 : *bundle->openclC);
+    return std::unique_ptr<GpuBackendModule>(std::move(module));
+  }
+
   StatusOr<std::unique_ptr<GpuBackendKernel>>
-  createKernel(const std::vector<char> &module, const std::string &name,
+  createKernel(GpuBackendModule &backendModule, const std::string &name,
                unsigned numBindings) override {
+    auto &module = static_cast<OpenCLBackendModule &>(backendModule);
     StatusOr<std::shared_ptr<OpenCLProgram>> program = Status::success();
-    if (isSpirv(module)) {
-      if (device->info().ilVersions.empty())
-        return Status::failure(
-            "the kernels are SPIR-V, which " + device->label() +
-            " cannot build (it reports no IL support); compile them as "
-            "OpenCL C");
-      std::vector<uint32_t> words(module.size() / 4);
-      std::memcpy(words.data(), module.data(), words.size() * 4);
+    if (module.choice.format == KernelFormat::SPIRV) {
+      std::vector<uint32_t> words(module.code.size() / 4);
+      std::memcpy(words.data(), module.code.data(), words.size() * 4);
       program = device->createProgramFromIL(words);
     } else {
-      // The artifact's text is NUL-terminated.
-      size_t length = strnlen(module.data(), module.size());
-      program = device->createProgramFromSource(
-          std::string(module.data(), length), "-cl-std=CL1.2");
+      program = device->createProgramFromSource(module.code, "-cl-std=CL1.2");
     }
     if (!program.ok())
       return program.status();
@@ -109,13 +130,18 @@ public:
                           unwrapAll(buffers), {grid[0], grid[1], grid[2]},
                           {block[0], block[1], block[2]});
   }
+
+private:
+  KernelFormatPreference preference;
 };
 } // namespace
 
 StatusOr<std::unique_ptr<GpuBackend>>
-plaidml::rt::openOpenCLBackend(unsigned index) {
+plaidml::rt::openOpenCLBackend(unsigned index,
+                               const KernelFormatPreference &preference) {
   StatusOr<std::shared_ptr<OpenCLDevice>> device = OpenCLDevice::get(index);
   if (!device.ok())
     return device.status();
-  return std::unique_ptr<GpuBackend>(new OpenCLBackend(std::move(*device)));
+  return std::unique_ptr<GpuBackend>(
+      new OpenCLBackend(std::move(*device), preference));
 }

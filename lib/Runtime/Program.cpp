@@ -114,6 +114,11 @@ const std::string &Program::getPath() const { return library->path; }
 
 const Manifest &Program::getManifest() const { return library->manifest; }
 
+std::vector<std::string> Program::describeKernelModules() const {
+  return library->gpu ? library->gpu->describeModules()
+                      : std::vector<std::string>();
+}
+
 StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
                                                  const LoadOptions &options) {
   auto fail = [&](const std::string &why) {
@@ -196,8 +201,8 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
   }
 
   if (options.device.kind != DeviceKind::CPU) {
-    StatusOr<std::unique_ptr<GpuProgram>> gpu =
-        GpuProgram::attach(handle, m, options.device);
+    StatusOr<std::unique_ptr<GpuProgram>> gpu = GpuProgram::attach(
+        handle, m, options.device, options.openclKernelFormat);
     if (!gpu.ok())
       return fail(gpu.message());
     library->gpu = std::move(*gpu);

@@ -17,6 +17,11 @@ using namespace plaidml::rt;
 
 namespace {
 
+struct VulkanBackendModule : GpuBackendModule {
+  std::vector<uint32_t> words;
+  std::string describe() const override { return "SPIR-V"; }
+};
+
 struct VulkanBackendKernel : GpuBackendKernel {
   std::unique_ptr<VulkanKernel> kernel;
   unsigned numBindings() const override { return kernel->numBindings(); }
@@ -44,17 +49,22 @@ public:
     return device->info().maxWorkgroupInvocations;
   }
 
-  StatusOr<std::unique_ptr<GpuBackendKernel>>
-  createKernel(const std::vector<char> &module, const std::string &entry,
-               unsigned numBindings) override {
-    if (module.size() % 4 != 0)
-      return Status::failure("kernel module of " +
-                             std::to_string(module.size()) +
+  StatusOr<std::unique_ptr<GpuBackendModule>> loadModule(const char *data,
+                                                         size_t size) override {
+    if (size % 4 != 0)
+      return Status::failure("kernel module of " + std::to_string(size) +
                              " bytes is not SPIR-V (not a multiple of 4)");
-    std::vector<uint32_t> words(module.size() / 4);
-    std::memcpy(words.data(), module.data(), module.size());
-    StatusOr<std::unique_ptr<VulkanKernel>> kernel =
-        device->createKernel(words, entry, numBindings);
+    auto module = std::make_unique<VulkanBackendModule>();
+    module->words.resize(size / 4);
+    std::memcpy(module->words.data(), data, size);
+    return std::unique_ptr<GpuBackendModule>(std::move(module));
+  }
+
+  StatusOr<std::unique_ptr<GpuBackendKernel>>
+  createKernel(GpuBackendModule &module, const std::string &entry,
+               unsigned numBindings) override {
+    StatusOr<std::unique_ptr<VulkanKernel>> kernel = device->createKernel(
+        static_cast<VulkanBackendModule &>(module).words, entry, numBindings);
     if (!kernel.ok())
       return kernel.status();
     auto result = std::make_unique<VulkanBackendKernel>();

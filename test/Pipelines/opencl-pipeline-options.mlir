@@ -6,6 +6,8 @@
 // RUN:   | FileCheck %s --check-prefix=SPIRV
 // RUN: plaidml-opt %s -plaidml-opencl-lowering-pipeline="kernel-format=spirv host-to-llvm=1" \
 // RUN:   | FileCheck %s --check-prefix=SPIRV-BINARY
+// RUN: plaidml-opt %s -plaidml-opencl-lowering-pipeline="kernel-format=both fp64=1" \
+// RUN:   | FileCheck %s --check-prefix=BUNDLE
 // RUN: not plaidml-opt %s -plaidml-opencl-pipeline="max-workgroup-size=0" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SIZE
 // RUN: not plaidml-opt %s -plaidml-opencl-pipeline="kernel-format=ptx" 2>&1 \
@@ -27,6 +29,9 @@
 // SPIRV-NEXT: spirv.ExecutionMode @copy_kernel "LocalSize", 32, 1, 1
 // SPIRV-BINARY: llvm.func @copy(
 // SPIRV-BINARY: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64], []>, api=OpenCL, #spirv.resource_limits<>>, "\03\02#\07
+// kernel-format=both: a kernel bundle of the two (opencl-kernel-bundle.mlir),
+// with the device's capabilities in the object's target.
+// BUNDLE: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "bundle", plaidml.kernel_formats = ["spirv", "opencl-c"]}, "\7FPKB
 // SIZE: max-workgroup-size must be in [1, 1024], not 0
 // FORMAT: for the --kernel-format option: Cannot find option named 'ptx'!
 func.func @copy(%a: memref<100xf32>, %b: memref<100xf32>) {

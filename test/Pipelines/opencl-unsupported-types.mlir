@@ -1,5 +1,7 @@
 // RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
 // RUN:   -plaidml-opencl-pipeline="device={opencl:0 (pocl)}"
+// RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
+// RUN:   -plaidml-opencl-pipeline="kernel-format=both device={opencl:0 (pocl)}"
 // RUN: not plaidml-opt %s -split-input-file \
 // RUN:   -plaidml-opencl-pipeline="fp64=1 fp16=1" 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=BOTH
@@ -11,7 +13,9 @@
 // (plaidml-gpu-module-to-opencl-c), not a program the driver rejects. With
 // fp64 / fp16 the same programs translate and enable the extension. f16
 // runs without fp16 too, emulated: half buffers, float values rounded to
-// f16 after every op, no cl_khr_fp16 pragma.
+// f16 after every op, no cl_khr_fp16 pragma. kernel-format=both reports
+// exactly these errors: when neither format can be made, the OpenCL C
+// errors are the compile's (the SPIR-V conversion's stay quiet).
 
 // BOTH-LABEL: gpu.binary @matmul64_kernel
 // BOTH-SAME:  #pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -5,13 +5,18 @@
 // the _plaidml_gpu_abi table on device buffers (inputs uploaded by prepare(),
 // outputs downloaded by getOutputs()), a temporary buffer between two
 // dependent dispatches, memset and host-to-device copies, and every failure
-// of a launch reported as a message naming the device and the kernel. Skips
-// without the device (or, for Vulkan, without Inputs/add.spv).
+// of a launch reported as a message naming the device and the kernel. On
+// OpenCL also the kernel bundle (SPIR-V and OpenCL C of one kernel): the
+// format chosen for opencl:0 and why, the format forced by LoadOptions or
+// PLAIDML_OPENCL_KERNEL_FORMAT, and a truncated bundle. Skips without the
+// device (or without Inputs/add.spv and add-opencl.spv, which need
+// spirv-as).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
 
+#include "plaidml/Runtime/KernelBundle.h"
 #include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Program.h"
 #include "plaidml/Runtime/Vulkan.h"
@@ -40,10 +45,22 @@ struct Target {
 };
 const Target vulkan0{FAKE_GPU_ARTIFACT_GOOD, {DeviceKind::Vulkan, 0}, "main"};
 const Target opencl0{FAKE_GPU_ARTIFACT_OPENCL, {DeviceKind::OpenCL, 0}, "add"};
+const Target openclBundle{
+    FAKE_GPU_ARTIFACT_OPENCL_BUNDLE, {DeviceKind::OpenCL, 0}, "add"};
 
-std::unique_ptr<Program> load(const Target &target) {
+#define SKIP_WITHOUT_OPENCL_SPV()                                              \
+  do {                                                                         \
+    SKIP_WITHOUT_OPENCL();                                                     \
+    if (std::string(PLAIDML_SPV_DIR).empty())                                  \
+      GTEST_SKIP() << "spirv-as was not found at build time: no "              \
+                      "add-opencl.spv for the kernel bundle";                  \
+  } while (false)
+
+std::unique_ptr<Program> load(const Target &target,
+                              const std::string &openclKernelFormat = "") {
   LoadOptions options;
   options.device = target.device;
+  options.openclKernelFormat = openclKernelFormat;
   StatusOr<std::unique_ptr<Program>> program =
       Program::load(target.artifact, options);
   EXPECT_TRUE(program.ok()) << program.message();
@@ -58,8 +75,29 @@ std::string runError(const Target &target, const std::string &entry) {
   return out.ok() ? "(no error)" : out.message();
 }
 
-void checkDependentKernels(const Target &target) {
-  std::unique_ptr<Program> program = load(target);
+/// The error of loading `artifact` on opencl:0 with `openclKernelFormat`.
+std::string loadError(const char *artifact,
+                      const std::string &openclKernelFormat = "") {
+  LoadOptions options;
+  options.device = {DeviceKind::OpenCL, 0};
+  options.openclKernelFormat = openclKernelFormat;
+  StatusOr<std::unique_ptr<Program>> program = Program::load(artifact, options);
+  return program.ok() ? "(loaded)" : program.message();
+}
+
+/// "opencl:0 (<name>)", and whether that device takes SPIR-V.
+std::string opencl0Label(bool &takesSpirv) {
+  StatusOr<std::shared_ptr<OpenCLDevice>> device = OpenCLDevice::get(0);
+  EXPECT_TRUE(device.ok()) << device.message();
+  if (!device.ok())
+    return "";
+  takesSpirv = (*device)->info().takesSpirv();
+  return (*device)->label();
+}
+
+void checkDependentKernels(const Target &target,
+                           const std::string &openclKernelFormat = "") {
+  std::unique_ptr<Program> program = load(target, openclKernelFormat);
   ASSERT_TRUE(program);
   std::vector<float> a(100), b(100), want(100);
   for (int i = 0; i < 100; ++i) {
@@ -126,6 +164,13 @@ void checkLaunchErrors(const Target &target, const std::string &kind) {
 TEST(GpuProgram, DependentKernelsThroughATemporary) {
   SKIP_WITHOUT_GPU();
   checkDependentKernels(vulkan0);
+  std::unique_ptr<Program> program = load(vulkan0);
+  ASSERT_TRUE(program);
+  std::vector<std::string> modules = program->describeKernelModules();
+  ASSERT_EQ(modules.size(), 1u);
+  EXPECT_EQ(modules[0].rfind("vulkan:0 (", 0), 0u) << modules[0];
+  EXPECT_NE(modules[0].find("): kernel module 0: SPIR-V"), std::string::npos)
+      << modules[0];
 }
 
 TEST(GpuProgram, OpenCLDependentKernelsThroughATemporary) {
@@ -141,6 +186,110 @@ TEST(GpuProgram, OpenCLMemsetAndHostCopies) {
 TEST(GpuProgram, OpenCLLaunchErrors) {
   SKIP_WITHOUT_OPENCL();
   checkLaunchErrors(opencl0, "opencl");
+}
+
+/// From a bundle of SPIR-V and OpenCL C, opencl:0 builds SPIR-V when it
+/// takes it (PoCL here does not) and OpenCL C otherwise, and says so.
+TEST(GpuProgram, OpenCLBundlePicksTheFormatOfTheDevice) {
+  SKIP_WITHOUT_OPENCL_SPV();
+  bool takesSpirv = false;
+  std::string label = opencl0Label(takesSpirv);
+  std::unique_ptr<Program> program = load(openclBundle);
+  ASSERT_TRUE(program);
+  std::vector<std::string> modules = program->describeKernelModules();
+  ASSERT_EQ(modules.size(), 1u);
+  EXPECT_EQ(modules[0],
+            label + ": kernel module 'add': " +
+                (takesSpirv ? "SPIR-V (the device takes SPIR-V; the module "
+                              "has OpenCL C too)"
+                            : "OpenCL C (the device takes no SPIR-V (no "
+                              "SPIR-V in its CL_DEVICE_IL_VERSION, no "
+                              "cl_khr_il_program); the module has SPIR-V "
+                              "too)"));
+  checkDependentKernels(openclBundle);
+  checkLaunchErrors(openclBundle, "opencl");
+}
+
+TEST(GpuProgram, OpenCLForcedKernelFormats) {
+  SKIP_WITHOUT_OPENCL_SPV();
+  bool takesSpirv = false;
+  std::string label = opencl0Label(takesSpirv);
+  std::string prefix = std::string("cannot load artifact '") +
+                       FAKE_GPU_ARTIFACT_OPENCL_BUNDLE + "': " + label + ": ";
+  // OpenCL C, which every device builds.
+  std::unique_ptr<Program> program = load(openclBundle, "opencl-c");
+  ASSERT_TRUE(program);
+  EXPECT_EQ(program->describeKernelModules(),
+            std::vector<std::string>{
+                label + ": kernel module 'add': OpenCL C (forced by "
+                        "LoadOptions::openclKernelFormat=opencl-c)"});
+  checkDependentKernels(openclBundle, "opencl-c");
+  // SPIR-V, which PoCL cannot build: an error naming the device.
+  if (takesSpirv)
+    checkDependentKernels(openclBundle, "spirv");
+  else
+    EXPECT_EQ(loadError(FAKE_GPU_ARTIFACT_OPENCL_BUNDLE, "spirv"),
+              prefix +
+                  "kernel module 0: LoadOptions::openclKernelFormat=spirv "
+                  "asks for SPIR-V, but " +
+                  label +
+                  " takes no SPIR-V (no SPIR-V in its CL_DEVICE_IL_VERSION, "
+                  "no cl_khr_il_program)");
+  // A single-format module has only the one.
+  EXPECT_EQ(loadError(FAKE_GPU_ARTIFACT_OPENCL, "spirv"),
+            std::string("cannot load artifact '") + FAKE_GPU_ARTIFACT_OPENCL +
+                "': " + label +
+                ": kernel module 0: LoadOptions::openclKernelFormat=spirv "
+                "asks for SPIR-V, but the kernel module has none");
+  EXPECT_EQ(loadError(FAKE_GPU_ARTIFACT_OPENCL, "ptx"),
+            std::string("cannot load artifact '") + FAKE_GPU_ARTIFACT_OPENCL +
+                "': LoadOptions::openclKernelFormat=ptx is not a kernel "
+                "format (expected auto, spirv or opencl-c)");
+
+  // The environment variable, unless LoadOptions says otherwise.
+  {
+    test::ScopedEnv env(kOpenCLKernelFormatVariable, "opencl-c");
+    std::unique_ptr<Program> forced = load(openclBundle);
+    ASSERT_TRUE(forced);
+    EXPECT_EQ(forced->describeKernelModules()[0],
+              label + ": kernel module 'add': OpenCL C (forced by "
+                      "PLAIDML_OPENCL_KERNEL_FORMAT=opencl-c)");
+  }
+  {
+    test::ScopedEnv env(kOpenCLKernelFormatVariable, "SPIR-V");
+    EXPECT_EQ(loadError(FAKE_GPU_ARTIFACT_OPENCL_BUNDLE),
+              std::string("cannot load artifact '") +
+                  FAKE_GPU_ARTIFACT_OPENCL_BUNDLE +
+                  "': PLAIDML_OPENCL_KERNEL_FORMAT=SPIR-V is not a kernel "
+                  "format (expected auto, spirv or opencl-c)");
+    EXPECT_TRUE(load(openclBundle, "auto"));
+  }
+}
+
+TEST(GpuProgram, OpenCLSingleFormatModule) {
+  SKIP_WITHOUT_OPENCL();
+  bool takesSpirv = false;
+  std::string label = opencl0Label(takesSpirv);
+  std::unique_ptr<Program> program = load(opencl0);
+  ASSERT_TRUE(program);
+  EXPECT_EQ(program->describeKernelModules(),
+            std::vector<std::string>{
+                label + ": kernel module 0: OpenCL C (the module has no "
+                        "SPIR-V)"});
+}
+
+/// A bundle cut short: the load fails, naming the module and what is cut.
+TEST(GpuProgram, OpenCLTruncatedBundle) {
+  SKIP_WITHOUT_OPENCL_SPV();
+  bool takesSpirv = false;
+  std::string label = opencl0Label(takesSpirv);
+  // 48 bytes of header, 592 of SPIR-V, 175 of OpenCL C (padded to 176) and
+  // 3 of name (padded to 4), less 8: the OpenCL C is cut.
+  EXPECT_EQ(loadError(FAKE_GPU_ARTIFACT_OPENCL_TRUNCATED),
+            std::string("cannot load artifact '") +
+                FAKE_GPU_ARTIFACT_OPENCL_TRUNCATED + "': " + label +
+                ": kernel module 0: kernel bundle of 812 bytes: truncated: "
+                "entry 1 (OpenCL C, 175 bytes at 640) ends past the end");
 }
 
 TEST(GpuProgram, MemsetAndHostCopies) {

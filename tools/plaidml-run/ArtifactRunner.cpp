@@ -39,6 +39,9 @@ public:
   rt::StatusOr<std::vector<rt::HostArray>> getResults() const override {
     return invocation->getOutputs();
   }
+  std::vector<std::string> describeKernelModules() const override {
+    return program->describeKernelModules();
+  }
 
 private:
   std::unique_ptr<rt::Program> program;

@@ -41,6 +41,9 @@ public:
   virtual rt::Status execute() = 0;
   /// The outputs of the last execute().
   virtual rt::StatusOr<std::vector<rt::HostArray>> getResults() const = 0;
+  /// For a GPU artifact, one line per kernel module saying what its kernels
+  /// are built from (rt::Program::describeKernelModules); empty otherwise.
+  virtual std::vector<std::string> describeKernelModules() const { return {}; }
 };
 
 /// A Runner that holds its input and output specs itself.

@@ -277,6 +277,9 @@ public:
   rt::StatusOr<std::vector<rt::HostArray>> getResults() const override {
     return inner->getResults();
   }
+  std::vector<std::string> describeKernelModules() const override {
+    return inner->describeKernelModules();
+  }
 
 private:
   std::unique_ptr<Runner> inner;

@@ -44,6 +44,12 @@ program (builds with the compiler).
   --print                  print the outputs
   --repeat N, --warmup N   time N runs after N warm-up runs
   --list-devices           list the devices of this machine and exit
+  --verbose                say on stderr what each GPU kernel module is built
+                           from (OpenCL: SPIR-V or OpenCL C, and why)
+
+Environment: PLAIDML_OPENCL_KERNEL_FORMAT=spirv|opencl-c|auto forces the
+format OpenCL kernels are built from (default auto: SPIR-V where the device
+takes it, else OpenCL C).
 )";
 
 /// Reports `message` as the one-line reason and returns the exit code.
@@ -56,7 +62,7 @@ struct Options {
   std::string file, entry, device, outputDir;
   std::map<std::string, std::string> inputs, binds;
   std::optional<uint64_t> randomSeed;
-  bool print = false, listDevices = false;
+  bool print = false, listDevices = false, verbose = false;
   int64_t repeat = 0, warmup = 0;
 };
 
@@ -119,6 +125,8 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
       opts.print = true;
     } else if (arg == "--list-devices") {
       opts.listDevices = true;
+    } else if (arg == "--verbose") {
+      opts.verbose = true;
     } else if (arg.rfind("-", 0) == 0) {
       return "unknown option '" + arg + "' (see --help)";
     } else if (opts.file.empty()) {
@@ -302,6 +310,9 @@ int main(int argc, char **argv) {
                        InputBindings{opts.inputs, opts.binds}, compileMs);
   if (!runner.ok())
     return fail(runner.message());
+  if (opts.verbose)
+    for (const std::string &line : (*runner)->describeKernelModules())
+      std::fprintf(stderr, "note: %s\n", line.c_str());
   std::string entryName = opts.entry.empty() ? "the entry" : opts.entry;
 
   rt::StatusOr<std::vector<rt::HostArray>> inputs =

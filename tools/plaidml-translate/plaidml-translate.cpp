@@ -132,7 +132,7 @@ static void registerToOpenCLCTranslation() {
           if (auto binary = dyn_cast<gpu::BinaryOp>(nested)) {
             for (Attribute attr : binary.getObjects()) {
               auto object = dyn_cast<gpu::ObjectAttr>(attr);
-              std::optional<StringRef> text =
+              std::optional<std::string> text =
                   object ? plaidml::getOpenCLCSource(object) : std::nullopt;
               if (!text)
                 continue;

@@ -152,6 +152,10 @@ enum class OpenCLKernelFormat {
   /// SPIR-V for the OpenCL environment (Kernel capability, Physical64),
   /// for devices whose CL_DEVICE_IL_VERSION lists SPIR-V.
   SPIRV,
+  /// Both, in one kernel bundle per module (docs/ABI.md section 6): the
+  /// runtime builds SPIR-V where the device takes it, else OpenCL C. A
+  /// module one format cannot express carries the other alone.
+  Both,
 };
 
 /// Options of the OpenCL pipelines (docs/OpenCLPipeline.md).
@@ -165,10 +169,14 @@ struct OpenCLPipelineOptions
   PassOptions::Option<OpenCLKernelFormat> kernelFormat{
       *this, "kernel-format", llvm::cl::desc("What the kernels become"),
       llvm::cl::init(OpenCLKernelFormat::OpenCLC),
-      llvm::cl::values(clEnumValN(OpenCLKernelFormat::OpenCLC, "opencl-c",
-                                  "OpenCL C 1.2 source text"),
-                       clEnumValN(OpenCLKernelFormat::SPIRV, "spirv",
-                                  "SPIR-V for the OpenCL environment"))};
+      llvm::cl::values(
+          clEnumValN(OpenCLKernelFormat::OpenCLC, "opencl-c",
+                     "OpenCL C 1.2 source text"),
+          clEnumValN(OpenCLKernelFormat::SPIRV, "spirv",
+                     "SPIR-V for the OpenCL environment"),
+          clEnumValN(OpenCLKernelFormat::Both, "both",
+                     "SPIR-V and OpenCL C in one kernel bundle per module "
+                     "(what plaidml-compile emits)"))};
   PassOptions::Option<bool> fp64{
       *this, "fp64",
       llvm::cl::desc("The device has double precision (cl_khr_fp64)"),
@@ -198,7 +206,8 @@ std::string validateOpenCLPipelineOptions(const OpenCLPipelineOptions &options);
 /// From ABI-form functions (docs/ABI.md section 1) to host functions that
 /// `gpu.launch_func` kernels. With kernel-format=opencl-c every kernel
 /// module becomes a `gpu.binary` holding OpenCL C text; with spirv each
-/// `gpu.module` holds its `spirv.module` (serialized with host-to-llvm).
+/// `gpu.module` holds its `spirv.module` (serialized with host-to-llvm);
+/// with both, a `gpu.binary` holding a kernel bundle of the two.
 /// With host-to-llvm, the host code reaches the LLVM dialect as Vulkan's
 /// does. Add it to a pass manager on `builtin.module`.
 void buildOpenCLLoweringPipeline(OpPassManager &pm,

@@ -69,6 +69,10 @@ struct OpenCLDeviceInfo {
   bool subgroups = false;
 
   bool hasExtension(const std::string &name) const;
+  /// Whether the device builds SPIR-V with clCreateProgramWithIL: its
+  /// ilVersions lists a "SPIR-V_1.x", or it has cl_khr_il_program (which
+  /// means SPIR-V 1.0).
+  bool takesSpirv() const;
   /// One line: "cpu-... (cpu, Portable Computing Language, OpenCL 3.0, ...)".
   std::string describe() const;
 };

@@ -100,6 +100,11 @@ struct LoadOptions {
   /// The CPU to check features against; null means this machine's
   /// (HostCpu::get()). Tests substitute a CPU here.
   const HostCpu *hostCpu = nullptr;
+  /// On an OpenCL device, the format kernel modules are built from:
+  /// "spirv", "opencl-c" or "auto" (per device: SPIR-V where the device
+  /// takes it and the artifact has it, else OpenCL C). Empty means the
+  /// PLAIDML_OPENCL_KERNEL_FORMAT environment variable, else "auto".
+  std::string openclKernelFormat;
 };
 
 class Program {
@@ -112,6 +117,11 @@ public:
 
   const std::string &getPath() const;
   const Manifest &getManifest() const;
+
+  /// For a GPU program, one line per kernel module saying what its kernels
+  /// are built from and why ("opencl:0 (...): kernel module
+  /// 'matmul_kernel': OpenCL C (...)"); empty on the CPU.
+  std::vector<std::string> describeKernelModules() const;
 
   /// The entry named `name`; an empty name means the only entry. Fails,
   /// listing the entries, when there is no such entry (or no single one).

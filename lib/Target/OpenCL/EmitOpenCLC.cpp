@@ -14,6 +14,8 @@
 
 #include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 
+#include "plaidml/Runtime/KernelBundle.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -1209,15 +1211,24 @@ LogicalResult mlir::plaidml::translateGpuModuleToOpenCLC(
   return failure(failed);
 }
 
-std::optional<StringRef>
+std::optional<std::string>
 mlir::plaidml::getOpenCLCSource(gpu::ObjectAttr object) {
   DictionaryAttr properties = object.getProperties();
   auto format = properties ? properties.getAs<StringAttr>(kKernelFormatAttrName)
                            : StringAttr();
-  if (!format || format.getValue() != kOpenCLCKernelFormat)
+  if (!format)
     return std::nullopt;
-  StringRef text = object.getObject().getValue();
-  if (text.ends_with(StringRef("\0", 1)))
-    text = text.drop_back();
-  return text;
+  StringRef bytes = object.getObject().getValue();
+  if (format.getValue() == kBundleKernelFormat) {
+    ::plaidml::rt::StatusOr<::plaidml::rt::KernelBundle> bundle =
+        ::plaidml::rt::decodeKernelModule(bytes.data(), bytes.size());
+    if (!bundle.ok() || !bundle->openclC)
+      return std::nullopt;
+    return *bundle->openclC;
+  }
+  if (format.getValue() != kOpenCLCKernelFormat)
+    return std::nullopt;
+  if (bytes.ends_with(StringRef("\0", 1)))
+    bytes = bytes.drop_back();
+  return bytes.str();
 }

@@ -10,9 +10,9 @@
 
 #include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 #include "plaidml/Target/OpenCL/Passes.h"
+#include "plaidml/Target/OpenCL/SPIRVKernels.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -27,25 +27,6 @@ using namespace mlir;
 using namespace mlir::plaidml;
 
 namespace {
-/// An OpenCL target environment: what the objects are for, in the
-/// vocabulary gpu.object targets use (spirv-attach-target's, with
-/// client_api=OpenCL). Float16/Float64 say what the kernels may use.
-Attribute getOpenCLTarget(MLIRContext *context, bool fp16, bool fp64) {
-  using spirv::Capability;
-  SmallVector<Capability> caps = {Capability::Kernel, Capability::Addresses,
-                                  Capability::Int8, Capability::Int16,
-                                  Capability::Int64};
-  if (fp16)
-    caps.push_back(Capability::Float16);
-  if (fp64)
-    caps.push_back(Capability::Float64);
-  auto triple = spirv::VerCapExtAttr::get(
-      spirv::Version::V_1_0, caps, ArrayRef<spirv::Extension>(), context);
-  return spirv::TargetEnvAttr::get(triple,
-                                   spirv::getDefaultResourceLimits(context),
-                                   spirv::ClientAPI::OpenCL);
-}
-
 struct GpuModuleToOpenCLCPass
     : public plaidml::impl::GpuModuleToOpenCLCPassBase<GpuModuleToOpenCLCPass> {
   using Base::Base;
@@ -82,7 +63,7 @@ struct GpuModuleToOpenCLCPass
           targets && !targets.empty())
         target = targets[0];
       else
-        target = getOpenCLTarget(context, fp16, fp64);
+        target = getOpenCLTargetEnv(context, fp16, fp64);
       auto properties = DictionaryAttr::get(
           context,
           {NamedAttribute(StringAttr::get(context, kKernelFormatAttrName),

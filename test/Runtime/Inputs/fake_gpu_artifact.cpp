@@ -7,7 +7,11 @@
 // `_plaidml_gpu_unload`, and entry points that call the mgpu* functions
 // through the table the way gpu-to-llvm's host code does. FAKE_GPU_NEEDS
 // builds a variant whose manifest requires a capability no device has;
-// FAKE_GPU_OPENCL one for OpenCL devices, whose module is OpenCL C text.
+// FAKE_GPU_OPENCL one for OpenCL devices, whose module is OpenCL C text;
+// FAKE_GPU_OPENCL_BUNDLE one whose module is a kernel bundle (docs/ABI.md
+// section 6) of the same kernel as SPIR-V (Inputs/add-opencl.spv) and
+// OpenCL C, written here byte by byte after the documented layout;
+// FAKE_GPU_OPENCL_TRUNCATED that bundle without its last 8 bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +28,9 @@ using namespace plaidml::gpuabi;
 #if defined(FAKE_GPU_NEEDS)
 #define DEVICE "vulkan"
 #define REQUIRES "Shader,NoSuchCapability"
-#elif defined(FAKE_GPU_OPENCL)
+#elif defined(FAKE_GPU_OPENCL) || defined(FAKE_GPU_OPENCL_BUNDLE) ||           \
+    defined(FAKE_GPU_OPENCL_TRUNCATED)
+#define FAKE_GPU_ANY_OPENCL 1
 #define DEVICE "opencl"
 #define REQUIRES "cl_khr_byte_addressable_store"
 #else
@@ -60,7 +66,20 @@ static Ret call(Args... args) {
 
 static void *module = nullptr;
 
-#if defined(FAKE_GPU_OPENCL)
+/// The bytes of the file at `path` (none when it cannot be read).
+static std::vector<char> readFile(const char *path) {
+  std::vector<char> bytes;
+  if (FILE *f = std::fopen(path, "rb")) {
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0)
+      bytes.insert(bytes.end(), buffer, buffer + n);
+    std::fclose(f);
+  }
+  return bytes;
+}
+
+#if defined(FAKE_GPU_ANY_OPENCL)
 // OpenCL kernels cannot be called main.
 #define KERNEL "add"
 static const char kSource[] =
@@ -70,21 +89,54 @@ static const char kSource[] =
     "  if (i < 100) c[i] = a[i] + b[i];\n"
     "}\n";
 
+#if defined(FAKE_GPU_OPENCL)
 EXPORT void _plaidml_gpu_load() {
   module = call<mgpuModuleLoadSlot, void *>(const_cast<char *>(kSource),
                                             int64_t(sizeof(kSource)));
 }
 #else
+static void putWord(std::vector<char> &out, uint32_t value) {
+  for (int i = 0; i < 4; ++i)
+    out.push_back(static_cast<char>(value >> (8 * i)));
+}
+
+/// magic, version 1, 3 entries {kind, offset, size}: SPIR-V (1), OpenCL C
+/// (2), name (3); then each entry's bytes, padded to a multiple of 4.
+static std::vector<char> makeBundle() {
+  std::vector<char> spirv = readFile(ADD_OPENCL_SPV_PATH);
+  std::vector<char> text(kSource, kSource + sizeof(kSource) - 1);
+  std::vector<char> name = {'a', 'd', 'd'};
+  std::vector<char> out = {'\x7f', 'P', 'K', 'B'};
+  putWord(out, 1);
+  putWord(out, 3);
+  uint32_t offset = 12 + 3 * 12;
+  uint32_t kind = 1;
+  for (const std::vector<char> *entry : {&spirv, &text, &name}) {
+    putWord(out, kind++);
+    putWord(out, offset);
+    putWord(out, static_cast<uint32_t>(entry->size()));
+    offset += (entry->size() + 3) / 4 * 4;
+  }
+  for (const std::vector<char> *entry : {&spirv, &text, &name}) {
+    out.insert(out.end(), entry->begin(), entry->end());
+    out.resize((out.size() + 3) / 4 * 4, '\0');
+  }
+#if defined(FAKE_GPU_OPENCL_TRUNCATED)
+  out.resize(out.size() - 8);
+#endif
+  return out;
+}
+
+EXPORT void _plaidml_gpu_load() {
+  std::vector<char> bytes = makeBundle();
+  module = call<mgpuModuleLoadSlot, void *>(static_cast<void *>(bytes.data()),
+                                            static_cast<int64_t>(bytes.size()));
+}
+#endif
+#else
 #define KERNEL "main"
 EXPORT void _plaidml_gpu_load() {
-  std::vector<char> bytes;
-  if (FILE *f = std::fopen(ADD_SPV_PATH, "rb")) {
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof(buffer), f)) > 0)
-      bytes.insert(bytes.end(), buffer, buffer + n);
-    std::fclose(f);
-  }
+  std::vector<char> bytes = readFile(ADD_SPV_PATH);
   module = call<mgpuModuleLoadSlot, void *>(static_cast<void *>(bytes.data()),
                                             static_cast<int64_t>(bytes.size()));
 }

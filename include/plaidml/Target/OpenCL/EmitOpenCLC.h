@@ -32,9 +32,15 @@ struct OpenCLCOptions {
 };
 
 /// The key of the `#gpu.object` property that says what the object holds,
-/// and its value for OpenCL C text.
+/// and its values for OpenCL C text and for a kernel bundle (SPIR-V and
+/// OpenCL C of the same kernels, plaidml/Runtime/KernelBundle.h).
 constexpr llvm::StringLiteral kKernelFormatAttrName = "plaidml.kernel_format";
 constexpr llvm::StringLiteral kOpenCLCKernelFormat = "opencl-c";
+constexpr llvm::StringLiteral kBundleKernelFormat = "bundle";
+/// The properties of a bundle object: the formats it holds (["spirv",
+/// "opencl-c"]), and why one is missing ("no SPIR-V: ...").
+constexpr llvm::StringLiteral kKernelFormatsAttrName = "plaidml.kernel_formats";
+constexpr llvm::StringLiteral kKernelNoteAttrName = "plaidml.note";
 
 /// Prints every kernel of `module` as one OpenCL C 1.2 program. An op
 /// without a translation or a type the device lacks is reported at the op
@@ -45,9 +51,10 @@ LogicalResult translateGpuModuleToOpenCLC(gpu::GPUModuleOp module,
                                           raw_ostream &os);
 
 /// The OpenCL C text of a `#gpu.object` made by
-/// plaidml-gpu-module-to-opencl-c (without its terminating NUL), or
-/// nullopt for another kind of object.
-std::optional<StringRef> getOpenCLCSource(gpu::ObjectAttr object);
+/// plaidml-gpu-module-to-opencl-c (without its terminating NUL) or by
+/// plaidml-gpu-module-to-opencl-bundle, or nullopt for another kind of
+/// object (or a bundle without OpenCL C).
+std::optional<std::string> getOpenCLCSource(gpu::ObjectAttr object);
 
 } // namespace mlir::plaidml
 

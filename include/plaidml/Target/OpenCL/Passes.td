@@ -2,8 +2,8 @@
 //
 // The passes of the OpenCL pipeline that upstream MLIR lacks: turning each
 // outlined kernel module into OpenCL C 1.2 text held by a gpu.binary, where
-// gpu-module-to-binary would put SPIR-V. docs/OpenCLPipeline.md shows where
-// they run.
+// gpu-module-to-binary would put SPIR-V, or into a kernel bundle holding
+// both. docs/OpenCLPipeline.md shows where they run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +60,65 @@ def GpuModuleToOpenCLCPass
     Option<"fp16", "fp16", "bool", "false",
            "The device has half precision arithmetic (cl_khr_fp16); "
            "without it f16 is emulated in float">,
+    Option<"fp64", "fp64", "bool", "false",
+           "The device has double precision (cl_khr_fp64)">,
+    Option<"device", "device", "std::string", "\"the target device\"",
+           "The device in messages (e.g. 'opencl:0 (pthread-...)')">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::spirv::SPIRVDialect"];
+}
+
+def GpuModuleToOpenCLBundlePass
+    : Pass<"plaidml-gpu-module-to-opencl-bundle", "mlir::ModuleOp"> {
+  let summary = "Replace each gpu.module by a gpu.binary of SPIR-V and "
+                "OpenCL C";
+  let description = [{
+    Gives every kernel module both OpenCL kernel formats, so that the
+    runtime can build SPIR-V on devices that take it and OpenCL C on the
+    others (docs/OpenCLRuntime.md). Each `gpu.module` becomes
+
+    ```mlir
+    gpu.binary @K [#gpu.object<#spirv.target_env<..., api=OpenCL, ...>,
+        properties = {plaidml.kernel_format = "bundle",
+                      plaidml.kernel_formats = ["spirv", "opencl-c"]},
+        "\7FPKB\01\00\00\00...">]
+    ```
+
+    whose bytes are a kernel bundle (docs/ABI.md section 6): the SPIR-V of
+    the module, made by the OpenCL SPIR-V conversion
+    (`buildOpenCLSPIRVConversion`: `plaidml-gpu-check-device-support`,
+    `convert-gpu-to-spirv`, ..., `gpu-module-to-binary`) on a copy of the
+    module, the OpenCL C of `plaidml-gpu-module-to-opencl-c`, and the
+    module's name. The module needs what both want: views folded into the
+    accesses (`fold-memref-alias-ops`) and `spirv.entry_point_abi` on its
+    kernels (`plaidml-gpu-set-entry-point-abi`); its target is its first
+    `#spirv.target_env` (`spirv-attach-target`), else the OpenCL target that
+    `fp16`/`fp64` allow.
+
+    One format is enough. A module SPIR-V cannot express (f16 without
+    `fp16`, which OpenCL C emulates and SPIR-V has no way to) keeps its
+    OpenCL C alone, and the first error of the SPIR-V conversion, where it
+    is and how many more there were, becomes the bundle's note and the
+    object's `plaidml.note` property:
+
+    ```mlir
+    properties = {plaidml.kernel_format = "bundle",
+                  plaidml.kernel_formats = ["opencl-c"],
+                  plaidml.note = "no SPIR-V: 'memref.load' reads f16 from a
+                    buffer, which needs the SPIR-V capability Float16;
+                    opencl:0 (...) does not have it (at f.mlir:7:8)"}
+    ```
+
+    The reverse holds for OpenCL C (`arith.mului_extended` has no
+    translation, SPIR-V has `OpUMulExtended`: `no OpenCL C: ...`). Only
+    when neither format can be made are the OpenCL C errors reported, as
+    `plaidml-gpu-module-to-opencl-c` reports them, and the pass fails.
+  }];
+  let options = [
+    Option<"fp16", "fp16", "bool", "false",
+           "The device has half precision arithmetic (cl_khr_fp16); "
+           "without it f16 is emulated in float, in OpenCL C only">,
     Option<"fp64", "fp64", "bool", "false",
            "The device has double precision (cl_khr_fp64)">,
     Option<"device", "device", "std::string", "\"the target device\"",
