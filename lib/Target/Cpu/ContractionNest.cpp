@@ -219,7 +219,7 @@ private:
       if (operand != vectorIV)
         continue;
       // Contiguous along the vector dimension: only the last coordinate
-      // uses it, as the index itself plus a constant.
+      // uses it, as the index itself plus an offset that does not.
       unsigned numResults = map.getNumResults();
       for (unsigned r = 0; r + 1 < numResults; ++r)
         if (map.getResult(r).isFunctionOfDim(pos))
@@ -227,7 +227,7 @@ private:
       AffineExpr last = map.getResult(numResults - 1);
       AffineExpr offset = simplifyAffineExpr(
           last - getAffineDimExpr(pos, load.getContext()), map.getNumDims(), 0);
-      if (!isa<AffineConstantExpr>(offset))
+      if (offset.isFunctionOfDim(pos))
         return fail("a load reads the vector dimension with a stride");
     }
     nest.dependence[load.getResult()] = dep;

@@ -1,0 +1,97 @@
+// RUN: plaidml-opt %s -split-input-file -plaidml-cpu-configure="vector-bits=512 remarks=1" -verify-diagnostics | FileCheck %s
+// RUN: plaidml-opt %s -split-input-file -plaidml-cpu-configure="vector-bits=256" 2>/dev/null | FileCheck %s --check-prefix=AVX2
+
+// The schedules plaidml-cpu-configure chooses for the reduction nests of
+// the ABI form, and why it leaves the others alone.
+
+// A 512x512x512 matmul: 14 rows x 2 vectors of 16 lanes (28 accumulators
+// of AVX-512's 32 registers), the right-hand side packed in blocks of
+// panels; with AVX2 (16 registers): 12 accumulators of 8 lanes.
+// CHECK-LABEL: func.func @matmul
+// CHECK: plaidml.cpu.schedule = {lanes = 16 : i64, pack = true, panels_per_block = 4 : i64, rows = 14 : i64, unroll_inner = false, vectors = 2 : i64}
+// AVX2-LABEL: func.func @matmul
+// AVX2: plaidml.cpu.schedule = {lanes = 8 : i64, pack = true, {{.*}}rows = {{[0-9]+}} : i64
+func.func @matmul(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule: 14 x 2 vectors of 16, 4 panels per block, packed}}
+  affine.parallel (%m, %n) = (0, 0) to (512, 512) {
+    %r = affine.for %k = 0 to 512 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<512x512xf32>
+      %y = affine.load %b[%k, %n] : memref<512x512xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<512x512xf32>
+  }
+  return
+}
+
+// -----
+
+// A depthwise convolution: the input is read per row and vector, so both
+// vectors of the 32 channels share one panel; the 3-tap window loop is
+// unrolled so that neighbouring rows share their loads.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: plaidml.cpu.schedule = {{{.*}}rows = 14 : i64, unroll_inner = true, vectors = 2 : i64}
+func.func @depthwise(%i: memref<1x30x30x32xf32>, %k: memref<3x3x32xf32>, %o: memref<1x28x28x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule: 14 x 2 vectors of 16, 1 panels per block, packed, inner reduction loop unrolled}}
+  affine.parallel (%n, %h, %w, %c) = (0, 0, 0, 0) to (1, 28, 28, 32) {
+    %r = affine.for %kh = 0 to 3 iter_args(%a0 = %zero) -> (f32) {
+      %s = affine.for %kw = 0 to 3 iter_args(%a1 = %a0) -> (f32) {
+        %x = affine.load %i[%n, %h + %kh, %w + %kw, %c] : memref<1x30x30x32xf32>
+        %y = affine.load %k[%kh, %kw, %c] : memref<3x3x32xf32>
+        %p = arith.mulf %x, %y : f32
+        %t = arith.addf %a1, %p : f32
+        affine.yield %t : f32
+      }
+      affine.yield %s : f32
+    }
+    affine.store %r, %o[%n, %h, %w, %c] : memref<1x28x28x32xf32>
+  }
+  return
+}
+
+// -----
+
+// Nests it leaves alone, each with the reason.
+// CHECK-LABEL: func.func @unscheduled
+// CHECK-NOT: plaidml.cpu.schedule
+func.func @unscheduled(%a: memref<8x8xf32>, %b: memref<8x8xi32>, %c: memref<8x4xf32>, %d: memref<8x8xi32>, %e: memref<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %izero = arith.constant 0 : i32
+  // expected-remark @+1 {{no CPU schedule: it has no reduction loop}}
+  affine.parallel (%i, %j) = (0, 0) to (8, 8) {
+    %x = affine.load %a[%i, %j] : memref<8x8xf32>
+    affine.store %x, %e[%i, %j] : memref<8x8xf32>
+  }
+  // expected-remark @+1 {{no CPU schedule: it accumulates in i32, not f32 or f64}}
+  affine.parallel (%i, %j) = (0, 0) to (8, 8) {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %izero) -> (i32) {
+      %x = affine.load %b[%i, %k] : memref<8x8xi32>
+      %s = arith.addi %acc, %x : i32
+      affine.yield %s : i32
+    }
+    affine.store %r, %d[%i, %j] : memref<8x8xi32>
+  }
+  // expected-remark @+1 {{no CPU schedule: the vector dimension has 4 elements, fewer than one vector of 16}}
+  affine.parallel (%i, %j) = (0, 0) to (8, 4) {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%i, %k] : memref<8x8xf32>
+      %s = arith.addf %acc, %x : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%i, %j] : memref<8x4xf32>
+  }
+  // expected-remark @+1 {{no CPU schedule: a load reads across the vector dimension}}
+  affine.parallel (%i, %j) = (0, 0) to (8, 8) {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%j, %k] : memref<8x8xf32>
+      %s = arith.addf %acc, %x : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %e[%i, %j] : memref<8x8xf32>
+  }
+  return
+}

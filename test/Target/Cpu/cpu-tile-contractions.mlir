@@ -1,0 +1,114 @@
+// RUN: plaidml-opt %s -split-input-file -verify-diagnostics -plaidml-cpu-tile-contractions | FileCheck %s
+
+// A 5x40 output with a bias + relu epilogue, scheduled as 2 rows x 1
+// vector of 16 lanes, 1 panel per block, the right-hand side packed: two
+// full row blocks and a remainder row per panel, vector FMAs on
+// accumulators carried through the reduction loop, the epilogue on
+// vectors (the bias a vector load, the relu a vector select), vector
+// stores; columns 32..39 do not fill a vector and keep the scalar nest.
+
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK-SAME: (%[[A:.*]]: memref<5x3xf32>, %[[B:.*]]: memref<3x40xf32>, %[[BIAS:.*]]: memref<40xf32>, %[[C:.*]]: memref<5x40xf32>)
+// CHECK: affine.parallel (%[[BLK:.*]]) = (0) to (2) {
+// CHECK-NEXT: %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x3x16xf32>
+// CHECK-NEXT: affine.for %[[P:.*]] = 0 to min #{{.*}}(%[[BLK]]) {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[L:.*]] = 0 to 16 step 16 {
+// CHECK-NEXT: %[[V:.*]] = affine.vector_load %[[B]][%[[K]], %[[BLK]] * 16 + %[[P]] * 16 + %[[L]]] : memref<3x40xf32>, vector<16xf32>
+// CHECK-NEXT: affine.vector_store %[[V]], %[[PACK]][%[[P]], %[[K]], %[[L]]]
+// Two blocks of two rows:
+// CHECK: affine.for %[[RB:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[Q:.*]] = 0 to min
+// CHECK: %[[INIT:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// CHECK-NEXT: %[[R:.*]]:2 = affine.for %[[KK:.*]] = 0 to 3 iter_args(%[[A0:.*]] = %[[INIT]], %[[A1:.*]] = %[[INIT]]) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK-NEXT: %[[X0:.*]] = affine.load %[[A]][%[[RB]] * 2, %[[KK]]]
+// CHECK-NEXT: %[[X1:.*]] = affine.load %[[A]][%[[RB]] * 2 + 1, %[[KK]]]
+// CHECK-NEXT: %[[Y:.*]] = affine.vector_load %[[PACK]][%[[Q]], %[[KK]], 0] : memref<1x3x16xf32>, vector<16xf32>
+// CHECK-NEXT: %[[X0V:.*]] = vector.broadcast %[[X0]]
+// CHECK-NEXT: %[[F0:.*]] = vector.fma %[[X0V]], %[[Y]], %[[A0]] : vector<16xf32>
+// CHECK-NEXT: %[[X1V:.*]] = vector.broadcast %[[X1]]
+// CHECK-NEXT: %[[F1:.*]] = vector.fma %[[X1V]], %[[Y]], %[[A1]] : vector<16xf32>
+// CHECK-NEXT: affine.yield %[[F0]], %[[F1]]
+// CHECK: affine.vector_load %[[BIAS]][%[[BLK]] * 16 + %[[Q]] * 16] : memref<40xf32>, vector<16xf32>
+// CHECK: arith.addf %[[R]]#0, %{{.*}} : vector<16xf32>
+// CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.select %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK: affine.vector_store %{{.*}}, %[[C]][%[[RB]] * 2, %[[BLK]] * 16 + %[[Q]] * 16]
+// CHECK: affine.vector_store %{{.*}}, %[[C]][%[[RB]] * 2 + 1, %[[BLK]] * 16 + %[[Q]] * 16]
+// The remainder row 4:
+// CHECK: affine.load %[[A]][4, %{{.*}}]
+// CHECK: affine.vector_store %{{.*}}, %[[C]][4, %[[BLK]] * 16 + %{{.*}} * 16]
+// CHECK: memref.dealloc %[[PACK]]
+// The columns that do not fill a vector: the original nest from 32.
+// CHECK: affine.parallel (%{{.*}}, %{{.*}}) = (0, 32) to (5, 40) {
+// CHECK: arith.mulf %{{.*}} : f32
+// CHECK-NOT: plaidml.cpu.schedule
+func.func @matmul_bias_relu(%a: memref<5x3xf32>, %b: memref<3x40xf32>, %bias: memref<40xf32>, %c: memref<5x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (5, 40) {
+    %r = affine.for %k = 0 to 3 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<5x3xf32>
+      %y = affine.load %b[%k, %n] : memref<3x40xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    %bv = affine.load %bias[%n] : memref<40xf32>
+    %t = arith.addf %r, %bv : f32
+    %neg = arith.cmpf olt, %t, %zero : f32
+    %relu = arith.select %neg, %zero, %t : f32
+    affine.store %relu, %c[%m, %n] : memref<5x40xf32>
+  } {plaidml.cpu.schedule = {lanes = 16 : i64, rows = 2 : i64, vectors = 1 : i64,
+                             panels_per_block = 1 : i64, pack = true, unroll_inner = false}}
+  return
+}
+
+// -----
+
+// An unrolled window loop: the three taps are three copies of the body,
+// each reading its window at its own offset along the vector dimension,
+// with no loop left for them.
+// CHECK-LABEL: func.func @window
+// CHECK-NOT: iter_args
+// CHECK: %[[X0:.*]] = affine.vector_load %{{.*}}[%[[H:.*]], %[[COL:.*]]] : memref<1x18xf32>, vector<16xf32>
+// CHECK-NEXT: affine.load %{{.*}}[0] : memref<3xf32>
+// CHECK: vector.fma %{{.*}}, %[[X0]], %{{.*}}
+// CHECK: %[[X1:.*]] = affine.vector_load %{{.*}}[%[[H]], %[[COL]] + 1] : memref<1x18xf32>, vector<16xf32>
+// CHECK-NEXT: affine.load %{{.*}}[1] : memref<3xf32>
+// CHECK: vector.fma %{{.*}}, %[[X1]], %{{.*}}
+// CHECK: %[[X2:.*]] = affine.vector_load %{{.*}}[%[[H]], %[[COL]] + 2] : memref<1x18xf32>, vector<16xf32>
+// CHECK-NEXT: affine.load %{{.*}}[2] : memref<3xf32>
+// CHECK: %[[S:.*]] = vector.fma %{{.*}}, %[[X2]], %{{.*}}
+// CHECK: affine.vector_store %[[S]], %{{.*}}[%[[H]], %[[COL]]] : memref<1x16xf32>, vector<16xf32>
+func.func @window(%i: memref<1x18xf32>, %k: memref<3xf32>, %o: memref<1x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w) = (0, 0) to (1, 16) {
+    %r = affine.for %kw = 0 to 3 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %i[%h, %w + %kw] : memref<1x18xf32>
+      %y = affine.load %k[%kw] : memref<3xf32>
+      %p = arith.mulf %y, %x : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %o[%h, %w] : memref<1x16xf32>
+  } {plaidml.cpu.schedule = {lanes = 16 : i64, rows = 1 : i64, vectors = 1 : i64,
+                             panels_per_block = 1 : i64, pack = false, unroll_inner = true}}
+  return
+}
+
+// -----
+
+// A malformed schedule is an error at the nest.
+func.func @malformed(%a: memref<16x16xf32>, %c: memref<16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{plaidml-cpu-tile-contractions: cannot follow the plaidml.cpu.schedule here: the schedule is malformed}}
+  affine.parallel (%m, %n) = (0, 0) to (16, 16) {
+    %r = affine.for %k = 0 to 16 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<16x16xf32>
+      %s = arith.addf %acc, %x : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<16x16xf32>
+  } {plaidml.cpu.schedule = {lanes = 16 : i64}}
+  return
+}
