@@ -116,6 +116,30 @@ bool coversOutput(ContractionOp op, ArrayRef<int64_t> shape,
   return true;
 }
 
+/// An affine.parallel over the index dimensions `dims` (within the
+/// inclusive bounds `lbs`..`ubs`), none if `dims` is empty; records its
+/// induction variables in `ivs` (indexed by dimension) and moves the
+/// builder into its body.
+void buildSinkParallel(OpBuilder &b, Location loc, ArrayRef<unsigned> dims,
+                       ArrayRef<int64_t> lbs, ArrayRef<int64_t> ubs,
+                       SmallVectorImpl<Value> &ivs) {
+  if (dims.empty())
+    return;
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> lbMaps, ubMaps;
+  for (unsigned d : dims) {
+    lbMaps.push_back(AffineMap::getConstantMap(lbs[d], ctx));
+    ubMaps.push_back(AffineMap::getConstantMap(ubs[d] + 1, ctx));
+  }
+  SmallVector<int64_t> steps(dims.size(), 1);
+  auto par = affine::AffineParallelOp::create(
+      b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, lbMaps,
+      ValueRange{}, ubMaps, ValueRange{}, steps);
+  for (auto [d, iv] : llvm::zip_equal(dims, par.getIVs()))
+    ivs[d] = iv;
+  b.setInsertionPointToStart(par.getBody());
+}
+
 struct ContractionLowering : OpConversionPattern<ContractionOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -188,7 +212,6 @@ private:
                               ArrayRef<int64_t> lbs,
                               ArrayRef<int64_t> ubs) const {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
     unsigned numIdxs = op.getNumIdxs();
     AffineMap sink = op.getSink();
     SmallVector<unsigned> parallelDims;
@@ -197,20 +220,7 @@ private:
 
     OpBuilder::InsertionGuard guard(rewriter);
     SmallVector<Value> ivs(numIdxs);
-    if (!parallelDims.empty()) {
-      SmallVector<AffineMap> lbMaps, ubMaps;
-      for (unsigned d : parallelDims) {
-        lbMaps.push_back(AffineMap::getConstantMap(lbs[d], ctx));
-        ubMaps.push_back(AffineMap::getConstantMap(ubs[d] + 1, ctx));
-      }
-      SmallVector<int64_t> steps(parallelDims.size(), 1);
-      auto par = affine::AffineParallelOp::create(
-          rewriter, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, lbMaps,
-          ValueRange{}, ubMaps, ValueRange{}, steps);
-      for (auto [d, iv] : llvm::zip_equal(parallelDims, par.getIVs()))
-        ivs[d] = iv;
-      rewriter.setInsertionPointToStart(par.getBody());
-    }
+    buildSinkParallel(rewriter, loc, parallelDims, lbs, ubs, ivs);
 
     // The init at this output element: the parallel ivs are its coordinates
     // in output order.
@@ -263,7 +273,6 @@ private:
                        OpAdaptor adaptor, Value out, Type outType,
                        ArrayRef<int64_t> lbs, ArrayRef<int64_t> ubs) const {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
     unsigned numIdxs = op.getNumIdxs();
     AffineMap sink = op.getSink();
 
@@ -275,20 +284,7 @@ private:
         parallelDims.push_back(cast<AffineDimExpr>(e).getPosition());
     SmallVector<Value> ivs(numIdxs);
     OpBuilder::InsertionGuard guard(rewriter);
-    if (!parallelDims.empty()) {
-      SmallVector<AffineMap> lbMaps, ubMaps;
-      for (unsigned d : parallelDims) {
-        lbMaps.push_back(AffineMap::getConstantMap(lbs[d], ctx));
-        ubMaps.push_back(AffineMap::getConstantMap(ubs[d] + 1, ctx));
-      }
-      SmallVector<int64_t> steps(parallelDims.size(), 1);
-      auto par = affine::AffineParallelOp::create(
-          rewriter, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, lbMaps,
-          ValueRange{}, ubMaps, ValueRange{}, steps);
-      for (auto [d, iv] : llvm::zip_equal(parallelDims, par.getIVs()))
-        ivs[d] = iv;
-      rewriter.setInsertionPointToStart(par.getBody());
-    }
+    buildSinkParallel(rewriter, loc, parallelDims, lbs, ubs, ivs);
     for (unsigned d = 0; d < numIdxs; ++d) {
       if (ivs[d])
         continue;

@@ -13,6 +13,8 @@
 #include "plaidml/Runtime/KernelBundle.h"
 #include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 #include "plaidml/Target/OpenCL/Passes.h"
+
+#include "ReportOnce.h"
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -120,13 +122,7 @@ struct GpuModuleToOpenCLBundlePass
     options.device = device;
     // As in plaidml-gpu-module-to-opencl-c: the kernels of one Tile op
     // report its errors once.
-    std::set<std::string> reported;
-    ScopedDiagnosticHandler dedup(context, [&](Diagnostic &diag) {
-      std::string key;
-      llvm::raw_string_ostream os(key);
-      os << diag.getLocation() << diag.str();
-      return success(!reported.insert(key).second);
-    });
+    ReportOnceDiagnosticHandler reportOnce(context);
     bool failed = false;
     SmallVector<gpu::GPUModuleOp> modules(
         getOperation().getOps<gpu::GPUModuleOp>());

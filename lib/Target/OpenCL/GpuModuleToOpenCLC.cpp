@@ -10,6 +10,8 @@
 
 #include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 #include "plaidml/Target/OpenCL/Passes.h"
+
+#include "ReportOnce.h"
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,13 +40,7 @@ struct GpuModuleToOpenCLCPass
     options.device = device;
     // Kernels made from one Tile op (a contraction's fill and its
     // reduction) would repeat its errors: each is reported once.
-    std::set<std::string> reported;
-    ScopedDiagnosticHandler dedup(&getContext(), [&](Diagnostic &diag) {
-      std::string key;
-      llvm::raw_string_ostream os(key);
-      os << diag.getLocation() << diag.str();
-      return success(!reported.insert(key).second);
-    });
+    ReportOnceDiagnosticHandler reportOnce(&getContext());
     bool failed = false;
     SmallVector<gpu::GPUModuleOp> modules(
         getOperation().getOps<gpu::GPUModuleOp>());
