@@ -12,6 +12,7 @@
 #include "FileUtil.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -462,4 +463,46 @@ int64_t plaidml::rt::getElementAsInt(const HostArray &array, int64_t i) {
     return static_cast<int64_t>(bits);
   unsigned shift = 64 - 8 * static_cast<unsigned>(size);
   return static_cast<int64_t>(bits << shift) >> shift; // sign-extend
+}
+
+std::string plaidml::rt::formatArray(const HostArray &array) {
+  std::string text;
+  char buffer[64];
+  int64_t n = array.getNumElements();
+  size_t rank = array.shape.size();
+  bool isFloat = isFloatDType(array.dtype);
+  bool isUnsigned = isUnsignedDType(array.dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    // Open a bracket for every dimension whose index wraps to 0 here.
+    int64_t stride = 1;
+    size_t open = 0;
+    for (size_t d = rank; d-- > 0;) {
+      stride *= array.shape[d];
+      if (i % stride == 0)
+        ++open;
+    }
+    if (i != 0 && open)
+      text += ",\n" + std::string(rank - open, ' ');
+    else if (i != 0)
+      text += ", ";
+    text += std::string(open, '[');
+    if (isFloat)
+      std::snprintf(buffer, sizeof(buffer), "%g", getElementAsDouble(array, i));
+    else if (isUnsigned)
+      std::snprintf(buffer, sizeof(buffer), "%llu",
+                    static_cast<unsigned long long>(getElementAsInt(array, i)));
+    else
+      std::snprintf(buffer, sizeof(buffer), "%lld",
+                    static_cast<long long>(getElementAsInt(array, i)));
+    text += buffer;
+    stride = 1;
+    for (size_t d = rank; d-- > 0;) {
+      stride *= array.shape[d];
+      if ((i + 1) % stride == 0)
+        text += "]";
+    }
+  }
+  if (rank && n == 0)
+    text += "[]";
+  return text;
 }

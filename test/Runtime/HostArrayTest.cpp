@@ -249,3 +249,28 @@ TEST(Npy, BadFiles) {
   error = readError(dir.file("huge.npy"));
   EXPECT_NE(error.find("too many elements"), std::string::npos) << error;
 }
+
+namespace {
+HostArray makeArray(DType dtype, std::vector<int64_t> shape,
+                    const std::vector<double> &values) {
+  HostArray array;
+  array.dtype = dtype;
+  array.shape = std::move(shape);
+  array.bytes.resize(array.getNumElements() * getDTypeSize(dtype));
+  for (size_t i = 0; i < values.size(); ++i)
+    setElementFromDouble(array, static_cast<int64_t>(i), values[i]);
+  return array;
+}
+} // namespace
+
+TEST(FormatArray, NestedRowsByType) {
+  EXPECT_EQ(formatArray(makeArray(DType::f32, {2, 3}, {1, 2.5, -3, 4, 5, 6})),
+            "[[1, 2.5, -3],\n [4, 5, 6]]");
+  EXPECT_EQ(formatArray(makeArray(DType::f32, {2, 1, 2}, {1, 2, 3, 4})),
+            "[[[1, 2]],\n [[3, 4]]]");
+  EXPECT_EQ(formatArray(makeArray(DType::si8, {3}, {-1, 0, 127})),
+            "[-1, 0, 127]");
+  EXPECT_EQ(formatArray(makeArray(DType::ui16, {2}, {65535, 1})), "[65535, 1]");
+  EXPECT_EQ(formatArray(makeArray(DType::f64, {}, {0.125})), "0.125");
+  EXPECT_EQ(formatArray(makeArray(DType::f32, {0, 3}, {})), "[]");
+}

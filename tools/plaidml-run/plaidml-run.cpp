@@ -150,46 +150,6 @@ bool isArtifact(const std::string &path) {
          magic[3] == 'F';
 }
 
-/// Prints `array` like NumPy: nested brackets, row-major.
-void printArray(const rt::HostArray &array) {
-  int64_t n = array.getNumElements();
-  size_t rank = array.shape.size();
-  bool isFloat = rt::isFloatDType(array.dtype);
-  bool isUnsigned = rt::isUnsignedDType(array.dtype);
-  for (int64_t i = 0; i < n; ++i) {
-    // Open a bracket for every dimension whose index wraps to 0 here.
-    int64_t stride = 1;
-    size_t open = 0;
-    for (size_t d = rank; d-- > 0;) {
-      stride *= array.shape[d];
-      if (i % stride == 0)
-        ++open;
-    }
-    if (i != 0 && open)
-      std::printf(",\n%*s", static_cast<int>(rank - open), "");
-    else if (i != 0)
-      std::printf(", ");
-    std::printf("%s", std::string(open, '[').c_str());
-    if (isFloat)
-      std::printf("%g", rt::getElementAsDouble(array, i));
-    else if (isUnsigned)
-      std::printf("%llu", static_cast<unsigned long long>(
-                              rt::getElementAsInt(array, i)));
-    else
-      std::printf("%lld",
-                  static_cast<long long>(rt::getElementAsInt(array, i)));
-    stride = 1;
-    for (size_t d = rank; d-- > 0;) {
-      stride *= array.shape[d];
-      if ((i + 1) % stride == 0)
-        std::printf("]");
-    }
-  }
-  if (rank && n == 0)
-    std::printf("[]");
-  std::printf("\n");
-}
-
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - start)
@@ -363,7 +323,7 @@ int main(int argc, char **argv) {
     const std::string &name = (*runner)->getOutputs()[i].name;
     if (opts.print) {
       std::printf("%s: %s\n", name.c_str(), results[i].describe().c_str());
-      printArray(results[i]);
+      std::printf("%s\n", rt::formatArray(results[i]).c_str());
     }
     if (!opts.outputDir.empty()) {
       std::string error;

@@ -80,6 +80,12 @@ std::optional<HostArray> readNpy(const std::string &path, std::string &error);
 bool writeNpy(const std::string &path, const HostArray &array,
               std::string &error);
 
+/// `array` as text, the way `plaidml-run --print` shows it: nested brackets
+/// in row-major order, one line per innermost row (indented by depth),
+/// floats with %g, integers by their signedness; an empty array is "[]", a
+/// scalar its value. No trailing newline.
+std::string formatArray(const HostArray &array);
+
 /// Converts element `i` of `array` to double (for printing and comparisons).
 double getElementAsDouble(const HostArray &array, int64_t i);
 

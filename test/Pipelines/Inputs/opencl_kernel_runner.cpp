@@ -69,42 +69,6 @@ bool parseSizes(const std::string &text, std::array<size_t, 3> &sizes) {
   return true;
 }
 
-/// Prints `array` like plaidml-run --print: nested brackets, row-major.
-void printArray(const HostArray &array) {
-  int64_t n = array.getNumElements();
-  size_t rank = array.shape.size();
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t stride = 1;
-    size_t open = 0;
-    for (size_t d = rank; d-- > 0;) {
-      stride *= array.shape[d];
-      if (i % stride == 0)
-        ++open;
-    }
-    if (i != 0 && open)
-      std::printf(",\n%*s", static_cast<int>(rank - open), "");
-    else if (i != 0)
-      std::printf(", ");
-    std::printf("%s", std::string(open, '[').c_str());
-    if (isFloatDType(array.dtype))
-      std::printf("%g", getElementAsDouble(array, i));
-    else if (isUnsignedDType(array.dtype))
-      std::printf("%llu",
-                  static_cast<unsigned long long>(getElementAsInt(array, i)));
-    else
-      std::printf("%lld", static_cast<long long>(getElementAsInt(array, i)));
-    stride = 1;
-    for (size_t d = rank; d-- > 0;) {
-      stride *= array.shape[d];
-      if ((i + 1) % stride == 0)
-        std::printf("]");
-    }
-  }
-  if (rank && n == 0)
-    std::printf("[]");
-  std::printf("\n");
-}
-
 struct Launch {
   std::string file, kernel;
   std::array<size_t, 3> grid, block;
@@ -237,7 +201,7 @@ int main(int argc, char **argv) {
     if (!array)
       return fail("--print: no buffer '" + name + "'");
     std::printf("%s: %s\n", name.c_str(), array->describe().c_str());
-    printArray(*array);
+    std::printf("%s\n", formatArray(*array).c_str());
   }
   for (const auto &[name, path] : outputs) {
     HostArray *array = download(name);
