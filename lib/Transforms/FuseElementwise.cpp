@@ -38,6 +38,12 @@ struct DimRange {
   bool operator==(const DimRange &other) const {
     return lower == other.lower && upper == other.upper && step == other.step;
   }
+  /// The value of an induction variable that takes exactly one.
+  std::optional<int64_t> getSingleValue() const {
+    if (upper > lower && lower + step >= upper)
+      return lower;
+    return std::nullopt;
+  }
 };
 
 /// The iteration space of `loop` when it has no reductions and constant
@@ -83,6 +89,38 @@ getIvPermutation(AffineMap map, ValueRange mapOperands, AffineParallelOp loop) {
     ivs.push_back(iv.getArgNumber());
   }
   return ivs;
+}
+
+/// One index of an access: an induction variable of the loop (its
+/// position), or a constant.
+struct Index {
+  std::optional<unsigned> iv;
+  int64_t constant = 0;
+};
+
+/// For an access `map(mapOperands)` inside `loop`: its indices, when each is
+/// a distinct induction variable of `loop` or a constant (a unit dimension
+/// that convert-tile-to-affine reads at 0). Anything else (sums, outer
+/// values, a repeated variable) gives nothing.
+std::optional<SmallVector<Index>>
+getIndices(AffineMap map, ValueRange mapOperands, AffineParallelOp loop) {
+  llvm::SmallBitVector seen(loop.getNumDims());
+  SmallVector<Index> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      indices.push_back({std::nullopt, constant.getValue()});
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    auto iv = dyn_cast<BlockArgument>(mapOperands[dim.getPosition()]);
+    if (!iv || iv.getOwner() != loop.getBody() || seen.test(iv.getArgNumber()))
+      return std::nullopt;
+    seen.set(iv.getArgNumber());
+    indices.push_back({iv.getArgNumber(), 0});
+  }
+  return indices;
 }
 
 /// The buffers some ops read and write (every memref value an effect names).
@@ -165,7 +203,7 @@ private:
            !anyAlias(other.writes, producer.reads) &&
            !anyAlias(other.writes, producer.writes);
   }
-  static void eraseIfDead(Value buffer, AffineStoreOp store);
+  static void eraseIfUnread(Value buffer);
 
   /// The block whose arguments are the function's.
   Block *arguments;
@@ -197,15 +235,36 @@ bool Fuser::mayAlias(Value a, Value b) const {
   return true;
 }
 
-void Fuser::eraseIfDead(Value buffer, AffineStoreOp store) {
+/// Removes `buffer` when it is a local allocation that nothing reads any
+/// more: its stores, its deallocation, the allocation, and the top-level
+/// nests left without any effect (an init fill of the buffer).
+void Fuser::eraseIfUnread(Value buffer) {
   if (!isLocalAllocation(buffer))
     return;
-  for (Operation *user : buffer.getUsers())
-    if (user != store && !isa<memref::DeallocOp>(user))
+  SmallVector<Operation *> users(buffer.getUsers());
+  for (Operation *user : users) {
+    Value stored;
+    if (auto store = dyn_cast<AffineStoreOp>(user))
+      stored = store.getValueToStore();
+    else if (auto store = dyn_cast<memref::StoreOp>(user))
+      stored = store.getValueToStore();
+    else if (!isa<memref::DeallocOp>(user))
       return;
-  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+    if (stored == buffer)
+      return;
+  }
+  Block *block = buffer.getParentBlock();
+  SetVector<Operation *> nests;
+  for (Operation *user : users) {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (top != user)
+      nests.insert(top);
     user->erase();
+  }
   buffer.getDefiningOp()->erase();
+  for (Operation *nest : nests)
+    if (isOpTriviallyDead(nest))
+      nest->erase();
 }
 
 bool Fuser::tryFuse(AffineParallelOp producer) {
@@ -258,8 +317,9 @@ bool Fuser::tryFuse(AffineParallelOp producer) {
     return false;
 
   // Every use of a produced buffer in the consumer is a load of the element
-  // one producer iteration wrote; `producerIv[c]` is the producer induction
-  // variable that consumer induction variable `c` stands for.
+  // one producer iteration wrote. `producerIv[c]` is the producer induction
+  // variable that consumer induction variable `c` stands for. An index may
+  // also be the constant that a producer variable with one value takes.
   unsigned numIvs = producer.getNumDims();
   constexpr unsigned kUnset = ~0u;
   SmallVector<unsigned> producerIv(numIvs, kUnset);
@@ -272,16 +332,20 @@ bool Fuser::tryFuse(AffineParallelOp producer) {
       auto load = dyn_cast<AffineLoadOp>(op);
       if (!load)
         return WalkResult::interrupt();
-      std::optional<SmallVector<unsigned>> ivs = getIvPermutation(
-          load.getAffineMap(), load.getMapOperands(), consumer);
-      if (!ivs)
+      std::optional<SmallVector<Index>> indices =
+          getIndices(load.getAffineMap(), load.getMapOperands(), consumer);
+      if (!indices)
         return WalkResult::interrupt();
-      for (auto [consumerDim, producerDim] :
-           llvm::zip_equal(*ivs, it->second.ivs)) {
-        if (producerIv[consumerDim] == kUnset)
-          producerIv[consumerDim] = producerDim;
-        else if (producerIv[consumerDim] != producerDim)
+      for (auto [index, producerDim] :
+           llvm::zip_equal(*indices, it->second.ivs)) {
+        if (!index.iv) {
+          if ((*producerSpace)[producerDim].getSingleValue() != index.constant)
+            return WalkResult::interrupt();
+        } else if (producerIv[*index.iv] == kUnset) {
+          producerIv[*index.iv] = producerDim;
+        } else if (producerIv[*index.iv] != producerDim) {
           return WalkResult::interrupt();
+        }
       }
       loads.push_back(load);
     }
@@ -289,8 +353,25 @@ bool Fuser::tryFuse(AffineParallelOp producer) {
   });
   if (matched.wasInterrupted() || loads.empty())
     return false;
-  // The first load fixed a bijection (both sides are permutations); the
-  // others agreed with it.
+  // The variables no load names pair up in order, if each takes one value
+  // (so no consumer iteration is left out or repeated).
+  llvm::SmallBitVector named(numIvs);
+  for (unsigned p : producerIv)
+    if (p != kUnset) {
+      if (named.test(p))
+        return false;
+      named.set(p);
+    }
+  unsigned nextProducerIv = 0;
+  for (unsigned c = 0; c < numIvs; ++c) {
+    if (producerIv[c] != kUnset)
+      continue;
+    while (named.test(nextProducerIv))
+      ++nextProducerIv;
+    producerIv[c] = nextProducerIv++;
+    if (!(*consumerSpace)[c].getSingleValue())
+      return false;
+  }
   for (unsigned c = 0; c < numIvs; ++c)
     if (!((*consumerSpace)[c] == (*producerSpace)[producerIv[c]]))
       return false;
@@ -333,7 +414,7 @@ bool Fuser::tryFuse(AffineParallelOp producer) {
       consumerBody->begin(), consumerBody->getTerminator()->getIterator());
   consumer.erase();
   for (Value buffer : handedOver)
-    eraseIfDead(buffer, produced[buffer].store);
+    eraseIfUnread(buffer);
   return true;
 }
 

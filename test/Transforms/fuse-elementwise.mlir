@@ -396,3 +396,94 @@ func.func @two_handed_over(%x: memref<16xf32>, %out: memref<16xf32>) attributes 
   memref.dealloc %R : memref<16xf32>
   return
 }
+
+// -----
+
+// An assign contraction fills T with its init first, then writes it: the
+// consumer fuses into the second nest, and with no reader left, T, both
+// stores and the fill nest go.
+
+// CHECK-LABEL: func.func @filled_first
+// CHECK-SAME: (%[[X:.*]]: memref<8x4xf32>, %[[OUT:.*]]: memref<4x8xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK: affine.parallel (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, 8) {
+// CHECK-NEXT: %[[V:.*]] = affine.load %[[X]][%[[J]], %[[I]]]
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[V]]
+// CHECK-NEXT: affine.store %[[E]], %[[OUT]][%[[I]], %[[J]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+memref.global "private" constant @init : memref<f32> = dense<0.000000e+00>
+func.func @filled_first(%x: memref<8x4xf32>, %out: memref<4x8xf32>) attributes {plaidml.entry} {
+  %init = memref.get_global @init : memref<f32>
+  %T = memref.alloc() : memref<4x8xf32>
+  affine.parallel (%i, %j) = (0, 0) to (4, 8) {
+    %z = affine.load %init[] : memref<f32>
+    affine.store %z, %T[%i, %j] : memref<4x8xf32>
+  }
+  affine.parallel (%i, %j) = (0, 0) to (4, 8) {
+    %v = affine.load %x[%j, %i] : memref<8x4xf32>
+    affine.store %v, %T[%i, %j] : memref<4x8xf32>
+  }
+  affine.parallel (%i, %j) = (0, 0) to (4, 8) {
+    %t = affine.load %T[%i, %j] : memref<4x8xf32>
+    %e = math.exp %t : f32
+    affine.store %e, %out[%i, %j] : memref<4x8xf32>
+  }
+  memref.dealloc %T : memref<4x8xf32>
+  return
+}
+
+// -----
+
+// A batch of one: the consumer reads the unit dimension at 0, which is the
+// one value the producer's %n takes; the consumer's %b pairs with it.
+
+// CHECK-LABEL: func.func @unit_dim
+// CHECK-SAME: (%[[X:.*]]: memref<1x4xf32>, %[[OUT:.*]]: memref<1x4xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK: affine.parallel (%[[N:.*]], %[[C:.*]]) = (0, 0) to (1, 4) {
+// CHECK-NEXT: %[[V:.*]] = affine.load %[[X]][%[[N]], %[[C]]]
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[V]]
+// CHECK-NEXT: %[[R:.*]] = arith.negf %[[E]]
+// CHECK-NEXT: affine.store %[[R]], %[[OUT]][%[[N]], %[[C]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @unit_dim(%x: memref<1x4xf32>, %out: memref<1x4xf32>) attributes {plaidml.entry} {
+  %T = memref.alloc() : memref<1x4xf32>
+  affine.parallel (%n, %c) = (0, 0) to (1, 4) {
+    %v = affine.load %x[%n, %c] : memref<1x4xf32>
+    %e = math.exp %v : f32
+    affine.store %e, %T[%n, %c] : memref<1x4xf32>
+  }
+  affine.parallel (%b, %c) = (0, 0) to (1, 4) {
+    %t = affine.load %T[0, %c] : memref<1x4xf32>
+    %r = arith.negf %t : f32
+    affine.store %r, %out[%b, %c] : memref<1x4xf32>
+  }
+  memref.dealloc %T : memref<1x4xf32>
+  return
+}
+
+// -----
+
+// Negative: a constant index where the producer's variable takes several
+// values reads one row for every consumer iteration.
+
+// CHECK-LABEL: func.func @constant_row
+// CHECK: memref.alloc
+// CHECK: affine.parallel
+// CHECK: affine.parallel
+// CHECK: affine.load %{{.*}}[0, %{{.*}}]
+func.func @constant_row(%x: memref<2x4xf32>, %out: memref<2x4xf32>) attributes {plaidml.entry} {
+  %T = memref.alloc() : memref<2x4xf32>
+  affine.parallel (%n, %c) = (0, 0) to (2, 4) {
+    %v = affine.load %x[%n, %c] : memref<2x4xf32>
+    affine.store %v, %T[%n, %c] : memref<2x4xf32>
+  }
+  affine.parallel (%b, %c) = (0, 0) to (2, 4) {
+    %t = affine.load %T[0, %c] : memref<2x4xf32>
+    affine.store %t, %out[%b, %c] : memref<2x4xf32>
+  }
+  memref.dealloc %T : memref<2x4xf32>
+  return
+}

@@ -65,12 +65,14 @@ def FuseElementwisePass
       other op in the producer reads or writes `T`;
     - the consumer is the first op after the producer that uses such a
       `T`, and every use of a `T` in it is an `affine.load` whose indices
-      are the consumer's induction variables in some order, each once, all
-      loads agreeing on one correspondence between the consumer's and the
-      producer's induction variables, under which both have the same bounds
-      and steps. So each consumer iteration reads exactly the elements that
-      one producer iteration wrote; a broadcast read (`T[%j]` in a 2-D nest)
-      does not qualify;
+      are the consumer's induction variables in some order, each at most
+      once, or constants where the producer's variable takes that one value
+      (`T[0, %y, %x, %c]` for a batch of one), all loads agreeing on one
+      correspondence between the consumer's and the producer's induction
+      variables, under which both have the same bounds and steps (variables
+      no load names must take one value). So each consumer iteration reads
+      exactly the elements that one producer iteration wrote; a broadcast
+      read (`T[%j]` in a 2-D nest) does not qualify;
     - the consumer (its other loads) reads no buffer the producer writes,
       and writes no buffer the producer reads or writes; the ops between the
       two read no buffer the producer writes and write none it reads or
@@ -84,11 +86,13 @@ def FuseElementwisePass
     nothing). Anything else may alias anything.
 
     The fused nest replaces each load of `T` in the consumer's body by `V`.
-    When `T` is a `memref.alloc` (or `alloca`) that nothing else uses
-    except its `memref.dealloc`, the store, the allocation and the
-    deallocation are removed; when other ops read `T` later (or it is an
-    argument), the store stays. Elementwise producers (no reduction loop)
-    fuse the same way as contractions.
+    When `T` is a `memref.alloc` (or `alloca`) that nothing reads any more
+    (its other users are stores into it, like the init fill of an `assign`
+    contraction, and its `memref.dealloc`), the stores, the allocation, the
+    deallocation and the top-level nests left without any effect are
+    removed; when other ops read `T` later (or it is an argument), the store
+    stays. Elementwise producers (no reduction loop) fuse the same way as
+    contractions.
   }];
 }
 
