@@ -35,17 +35,25 @@ static uint64_t getTripCount(AffineForOp loop) {
   return range <= 0 ? 0 : llvm::divideCeil(range, loop.getStepAsInt());
 }
 
-/// The iterations of all dimensions of `loop` together.
-static uint64_t getTripCount(AffineParallelOp loop) {
+/// The iterations of each dimension of `loop`.
+static SmallVector<uint64_t> getTripCounts(AffineParallelOp loop) {
   std::optional<SmallVector<int64_t, 8>> ranges = loop.getConstantRanges();
   SmallVector<int64_t> steps = loop.getSteps();
-  uint64_t trips = 1;
+  SmallVector<uint64_t> trips;
   for (unsigned i = 0, e = loop.getNumDims(); i < e; ++i) {
     uint64_t dim = kUnknownTripCount;
     if (ranges)
       dim = (*ranges)[i] <= 0 ? 0 : llvm::divideCeil((*ranges)[i], steps[i]);
-    trips = llvm::SaturatingMultiply(trips, dim);
+    trips.push_back(dim);
   }
+  return trips;
+}
+
+/// The iterations of the first `numDims` dimensions of `loop` together.
+static uint64_t getTripCount(AffineParallelOp loop, unsigned numDims = ~0u) {
+  uint64_t trips = 1;
+  for (uint64_t dim : ArrayRef(getTripCounts(loop)).take_front(numDims))
+    trips = llvm::SaturatingMultiply(trips, dim);
   return trips;
 }
 
@@ -70,13 +78,32 @@ static uint64_t estimateWork(Block &block) {
   return work;
 }
 
-/// Replaces `loop` by one affine.for per dimension, outermost first, with
-/// the same bounds and steps; reductions are carried as iter_args from
-/// their identity and combined at the end of each iteration, as
-/// lower-affine combines the reductions of the scf.parallel it makes.
-static void serialize(AffineParallelOp loop) {
+/// Replaces `loop` by an affine.parallel over its first `keep` dimensions
+/// (none when `keep` is 0) around one affine.for per other dimension,
+/// outermost first, with the same bounds and steps. Reductions (only with
+/// `keep` = 0) are carried as iter_args from their identity and combined at
+/// the end of each iteration, as lower-affine combines the reductions of
+/// the scf.parallel it makes.
+static void makeSequential(AffineParallelOp loop, unsigned keep) {
   OpBuilder builder(loop);
   Location loc = loop.getLoc();
+  SmallVector<int64_t> steps = loop.getSteps();
+  SmallVector<Value> ivs;
+  if (keep > 0) {
+    assert(loop.getNumResults() == 0 && "a parallel part with reductions");
+    SmallVector<AffineMap> lowerMaps, upperMaps;
+    for (unsigned i = 0; i < keep; ++i) {
+      lowerMaps.push_back(loop.getLowerBoundMap(i));
+      upperMaps.push_back(loop.getUpperBoundMap(i));
+    }
+    auto outer = AffineParallelOp::create(
+        builder, loc, TypeRange(), ArrayRef<arith::AtomicRMWKind>(), lowerMaps,
+        loop.getLowerBoundsOperands(), upperMaps, loop.getUpperBoundsOperands(),
+        ArrayRef(steps).take_front(keep));
+    llvm::append_range(ivs, outer.getIVs());
+    builder.setInsertionPoint(outer.getBody()->getTerminator());
+  }
+
   SmallVector<arith::AtomicRMWKind> kinds;
   SmallVector<Value> carried;
   for (auto [attr, type] :
@@ -85,10 +112,8 @@ static void serialize(AffineParallelOp loop) {
     kinds.push_back(kind);
     carried.push_back(arith::getIdentityValue(kind, type, builder, loc));
   }
-
-  SmallVector<int64_t> steps = loop.getSteps();
   SmallVector<AffineForOp> nest;
-  for (unsigned i = 0, e = loop.getNumDims(); i < e; ++i) {
+  for (unsigned i = keep, e = loop.getNumDims(); i < e; ++i) {
     auto forOp = AffineForOp::create(
         builder, loc, loop.getLowerBoundsOperands(), loop.getLowerBoundMap(i),
         loop.getUpperBoundsOperands(), loop.getUpperBoundMap(i), steps[i],
@@ -96,6 +121,7 @@ static void serialize(AffineParallelOp loop) {
     if (!nest.empty() && !carried.empty())
       affine::AffineYieldOp::create(builder, loc, forOp.getResults());
     nest.push_back(forOp);
+    ivs.push_back(forOp.getInductionVar());
     carried = llvm::to_vector_of<Value>(forOp.getRegionIterArgs());
     // Before the yield affine.for made when nothing is carried.
     builder.setInsertionPointToStart(forOp.getBody());
@@ -103,14 +129,12 @@ static void serialize(AffineParallelOp loop) {
 
   // The body, at the innermost level.
   Block *body = loop.getBody();
-  for (auto [iv, forOp] : llvm::zip_equal(body->getArguments(), nest))
-    iv.replaceAllUsesWith(forOp.getInductionVar());
-  Block *inner = loop->getBlock();
-  Block::iterator at = loop->getIterator();
-  if (!nest.empty()) {
-    inner = nest.back().getBody();
+  for (auto [iv, replacement] : llvm::zip_equal(body->getArguments(), ivs))
+    iv.replaceAllUsesWith(replacement);
+  Block *inner = builder.getInsertionBlock();
+  Block::iterator at = builder.getInsertionPoint();
+  if (!nest.empty())
     at = kinds.empty() ? inner->getTerminator()->getIterator() : inner->end();
-  }
   Operation *yield = body->getTerminator();
   inner->getOperations().splice(at, body->getOperations(), body->begin(),
                                 yield->getIterator());
@@ -130,6 +154,22 @@ static void serialize(AffineParallelOp loop) {
   loop.erase();
 }
 
+/// How many outer dimensions of a loop that runs in parallel stay parallel:
+/// as few as give every thread `kIterationsPerThread` iterations, so the
+/// inner dimensions stay plain loops that LLVM vectorizes (a collapsed
+/// OpenMP loop recomputes every index from one counter). Loops with
+/// reductions stay whole.
+static constexpr uint64_t kIterationsPerThread = 4;
+static unsigned getParallelDims(AffineParallelOp loop, unsigned threads) {
+  unsigned numDims = loop.getNumDims();
+  if (loop.getNumResults() != 0)
+    return numDims;
+  for (unsigned keep = 1; keep < numDims; ++keep)
+    if (getTripCount(loop, keep) >= kIterationsPerThread * threads)
+      return keep;
+  return numDims;
+}
+
 namespace {
 struct CpuParallelizePass
     : public mlir::plaidml::impl::CpuParallelizePassBase<CpuParallelizePass> {
@@ -138,7 +178,7 @@ struct CpuParallelizePass
   void runOnOperation() override {
     // Decide outermost first (pre-order), then rewrite.
     DenseSet<Operation *> parallel;
-    SmallVector<AffineParallelOp> sequential;
+    SmallVector<std::pair<AffineParallelOp, unsigned>> rewrites;
     getOperation()->walk<WalkOrder::PreOrder>([&](AffineParallelOp loop) {
       bool insideParallel = false;
       for (Operation *op = loop->getParentOp(); op && !insideParallel;
@@ -147,14 +187,18 @@ struct CpuParallelizePass
       uint64_t trips = getTripCount(loop);
       if (threads > 1 && !insideParallel && trips >= threads &&
           llvm::SaturatingMultiply(trips, estimateWork(*loop.getBody())) >=
-              minWork)
+              minWork) {
         parallel.insert(loop);
-      else
-        sequential.push_back(loop);
+        unsigned keep = getParallelDims(loop, threads);
+        if (keep < loop.getNumDims())
+          rewrites.push_back({loop, keep});
+      } else {
+        rewrites.push_back({loop, 0});
+      }
     });
     // Innermost first, so every loop is still in place when its turn comes.
-    for (AffineParallelOp loop : llvm::reverse(sequential))
-      serialize(loop);
+    for (auto [loop, keep] : llvm::reverse(rewrites))
+      makeSequential(loop, keep);
   }
 };
 } // namespace

@@ -3,7 +3,9 @@
 // RUN: plaidml-opt %s -plaidml-cpu-parallelize="threads=2 min-work=1" -split-input-file | FileCheck %s --check-prefix=ANY
 
 // A 512x512 elementwise nest: 2^18 iterations of 4 operations.
-// threads=1: a sequential nest with the same bounds. threads=2: it stays.
+// threads=1: a sequential nest with the same bounds. threads=2: it stays
+// parallel over %i (512 iterations are enough for two threads) around a
+// sequential loop over %j.
 
 // ONE-LABEL: func.func @large
 // ONE-NOT: affine.parallel
@@ -17,7 +19,9 @@
 // ONE-NEXT: return
 
 // TWO-LABEL: func.func @large
-// TWO: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (512, 512) step (1, 2) {
+// TWO: affine.parallel (%[[I:.*]]) = (0) to (512) {
+// TWO-NEXT: affine.for %[[J:.*]] = 0 to 512 step 2 {
+// TWO-NEXT: %[[V:.*]] = affine.load %{{.*}}[%[[I]], %[[J]]]
 func.func @large(%a: memref<512x512xf32>, %o: memref<512x512xf32>) {
   affine.parallel (%i, %j) = (0, 0) to (512, 512) step (1, 2) {
     %v = affine.load %a[%i, %j] : memref<512x512xf32>
@@ -53,7 +57,8 @@ func.func @small(%a: memref<64xf32>, %o: memref<64xf32>) {
 // sequential. The reduction loop counts 128 times.
 
 // TWO-LABEL: func.func @nested
-// TWO: affine.parallel (%[[M:.*]], %[[N:.*]]) = (0, 0) to (128, 128) {
+// TWO: affine.parallel (%[[M:.*]]) = (0) to (128) {
+// TWO-NEXT: affine.for %[[N:.*]] = 0 to 128 {
 // TWO: affine.for %{{.*}} = 0 to 128 iter_args
 // TWO: affine.for %[[X:.*]] = 0 to 4 {
 // TWO-NOT: affine.parallel
@@ -83,7 +88,8 @@ func.func @nested(%A: memref<128x128xf32>, %B: memref<128x128xf32>, %C: memref<1
 
 // TWO-LABEL: func.func @single_outer
 // TWO: affine.for %{{.*}} = 0 to 1 {
-// TWO-NEXT: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (256, 256) {
+// TWO-NEXT: affine.parallel (%{{.*}}) = (0) to (256) {
+// TWO-NEXT: affine.for %{{.*}} = 0 to 256 {
 func.func @single_outer(%a: memref<1x256x256xf32>, %o: memref<1x256x256xf32>) {
   affine.parallel (%b) = (0) to (1) {
     affine.parallel (%i, %j) = (0, 0) to (256, 256) {
@@ -136,5 +142,33 @@ func.func @min_bounds(%a: memref<100xf32>) {
       affine.store %w, %a[%i] : memref<100xf32>
     }
   }
+  return
+}
+
+// -----
+
+// Outer dimensions too short for 4 iterations per thread stay parallel
+// together with the next one (2 x 3 = 6 < 8, 2 x 3 x 64 >= 8); a loop with
+// reductions stays whole.
+
+// TWO-LABEL: func.func @short_outer
+// TWO: affine.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (2, 3, 64) {
+// TWO-NEXT: affine.for %{{.*}} = 0 to 256 {
+// TWO-LABEL: func.func @parallel_reduction
+// TWO: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (512, 512) reduce ("addf") -> (f32) {
+func.func @short_outer(%a: memref<2x3x64x256xf32>) {
+  affine.parallel (%b, %c, %i, %j) = (0, 0, 0, 0) to (2, 3, 64, 256) {
+    %v = affine.load %a[%b, %c, %i, %j] : memref<2x3x64x256xf32>
+    %w = arith.negf %v : f32
+    affine.store %w, %a[%b, %c, %i, %j] : memref<2x3x64x256xf32>
+  }
+  return
+}
+func.func @parallel_reduction(%a: memref<512x512xf32>, %o: memref<f32>) {
+  %r = affine.parallel (%i, %j) = (0, 0) to (512, 512) reduce ("addf") -> (f32) {
+    %v = affine.load %a[%i, %j] : memref<512x512xf32>
+    affine.yield %v : f32
+  }
+  affine.store %r, %o[] : memref<f32>
   return
 }

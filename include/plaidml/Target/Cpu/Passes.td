@@ -119,6 +119,23 @@ def CpuParallelizePass
     A loop that does not stay parallel is tested again for its nested
     loops, so a parallel loop inside a one-iteration one can still take the
     threads.
+
+    Of a loop that stays parallel, only as many outer dimensions stay as
+    give every thread 4 iterations or more; the others become `affine.for`
+    loops inside it (a loop with reductions stays whole):
+
+    ```mlir
+    affine.parallel (%i, %j) = (0, 0) to (4096, 4096) { ... }
+    // becomes, with threads=2
+    affine.parallel (%i) = (0) to (4096) {
+      affine.for %j = 0 to 4096 { ... }
+    }
+    ```
+
+    An OpenMP loop over several dimensions is collapsed into one counter
+    that every iteration divides back into indices, which keeps LLVM from
+    vectorizing the innermost dimension; a plain inner loop vectorizes as
+    with one thread.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect"];
