@@ -5,9 +5,10 @@
 // ABI by GpuTarget.cpp), translation to LLVM
 // IR, the LLVM optimization pipeline of the requested level, object emission
 // for the resolved target, and a link into a shared library with ld.lld
-// (against libm, libc and, when installed, compiler-rt's builtins for the
-// f16/bf16 conversions libgcc lacks). Every failure becomes one diagnostic
-// that says which step failed and why.
+// (against libm, libc, libomp for CPU code on several threads and, when
+// installed, compiler-rt's builtins for the f16/bf16 conversions libgcc
+// lacks). Every failure becomes one diagnostic that says which step failed
+// and why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
@@ -56,6 +58,9 @@ using namespace mlir::plaidml;
 #endif
 #ifndef PLAIDML_CLANG_RESOURCE_DIR
 #define PLAIDML_CLANG_RESOURCE_DIR ""
+#endif
+#ifndef PLAIDML_LLVM_LIBRARY_DIR
+#define PLAIDML_LLVM_LIBRARY_DIR ""
 #endif
 
 void CompileOptions::toPipelineOptions(CpuPipelineOptions &options) const {
@@ -162,6 +167,35 @@ static FailureOr<std::string> findLinker(Location loc, StringRef requested) {
   emitError(loc) << "linker ld.lld not found (looked in '"
                  << PLAIDML_LLVM_TOOLS_DIR
                  << "' and on PATH for ld.lld-22 and ld.lld; install lld-22)";
+  return failure();
+}
+
+/// The directory of the OpenMP runtime (libomp.so, from libomp-22-dev) that
+/// CPU code on several threads links against: the given one, else next to
+/// the LLVM libraries, else in the system library directories of `triple`.
+static FailureOr<std::string> findOpenMPRuntime(Location loc,
+                                                StringRef requested,
+                                                const llvm::Triple &triple) {
+  std::string multiarch = (triple.getArchName() + "-linux-gnu").str();
+  SmallVector<std::string> dirs;
+  if (!requested.empty()) {
+    dirs.push_back(requested.str());
+  } else {
+    if (!StringRef(PLAIDML_LLVM_LIBRARY_DIR).empty())
+      dirs.push_back(PLAIDML_LLVM_LIBRARY_DIR);
+    dirs.push_back("/usr/lib/" + multiarch);
+    dirs.push_back("/lib/" + multiarch);
+  }
+  for (const std::string &dir : dirs) {
+    SmallString<128> path(dir);
+    llvm::sys::path::append(path, "libomp.so");
+    if (llvm::sys::fs::exists(path))
+      return dir;
+  }
+  emitError(loc) << "threads > 1 needs the OpenMP runtime, but libomp.so is "
+                    "not in '"
+                 << llvm::join(dirs, "', '")
+                 << "' (install libomp-22-dev, or compile with threads=1)";
   return failure();
 }
 
@@ -303,10 +337,19 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
   passes.run(module, mam);
 }
 
-/// Links `objectPath` into the shared library `outputPath`.
+/// Whether `module` calls the OpenMP runtime (the outlined parallel loops
+/// of convert-scf-to-openmp call __kmpc_fork_call and friends).
+static bool callsOpenMPRuntime(const llvm::Module &module) {
+  return llvm::any_of(module.functions(), [](const llvm::Function &f) {
+    return f.isDeclaration() && f.getName().starts_with("__kmpc_");
+  });
+}
+
+/// Links `objectPath` into the shared library `outputPath`, with libomp
+/// when `openMP`.
 static LogicalResult link(Location loc, const CompileOptions &options,
                           const llvm::Triple &triple, StringRef objectPath,
-                          StringRef outputPath) {
+                          bool openMP, StringRef outputPath) {
   FailureOr<std::string> linker = findLinker(loc, options.linker);
   if (failed(linker))
     return failure();
@@ -323,6 +366,15 @@ static LogicalResult link(Location loc, const CompileOptions &options,
   for (StringRef dir : {"/usr/lib/", "/lib/"})
     args.push_back(("-L" + dir + multiarch).str());
   args.append({"-L/usr/lib", "-L/lib", "-lm", "-lc"});
+  // CPU code on several threads calls libomp; the runpath lets the
+  // runtime's dlopen find it where it was linked.
+  if (openMP) {
+    FailureOr<std::string> openMPDir =
+        findOpenMPRuntime(loc, options.openMPDir, triple);
+    if (failed(openMPDir))
+      return failure();
+    args.append({"-L" + *openMPDir, "-rpath", *openMPDir, "-lomp"});
+  }
 
   SmallString<128> logPath;
   if (std::error_code ec =
@@ -378,6 +430,7 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
   MLIRContext *context = module.getContext();
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
+  registerOpenMPDialectTranslation(*context);
   registerGPUDialectTranslation(*context);
   {
     // #gpu.select_object embeds the kernels; without its interface the
@@ -435,5 +488,6 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
       return emitError(loc) << "cannot write the object file '" << objectPath
                             << "': " << objectStream.error().message();
   }
-  return link(loc, options, triple, objectPath, outputPath);
+  return link(loc, options, triple, objectPath, callsOpenMPRuntime(*llvmModule),
+              outputPath);
 }

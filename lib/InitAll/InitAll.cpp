@@ -13,6 +13,7 @@
 #include "plaidml/Target/Cpu/Passes.h"
 #include "plaidml/Target/OpenCL/Passes.h"
 #include "plaidml/Target/Vulkan/Passes.h"
+#include "plaidml/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -27,6 +28,7 @@ void mlir::plaidml::registerAllDialects(DialectRegistry &registry) {
 void mlir::plaidml::registerAllPasses() {
   tile::registerTilePasses();
   registerPlaidMLConversionPasses();
+  registerPlaidMLTransformsPasses();
   registerTargetCpuPasses();
   registerCpuPipelines();
   registerTargetVulkanPasses();

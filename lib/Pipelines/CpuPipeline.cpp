@@ -13,6 +13,7 @@
 #include "Registration.h"
 
 #include "plaidml/Target/Cpu/Passes.h"
+#include "plaidml/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -36,12 +37,15 @@ mlir::plaidml::validateCpuPipelineOptions(const CpuPipelineOptions &options) {
 
 void mlir::plaidml::buildCpuLoweringPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
-  // Reduction nests: a schedule each, then register-blocked vector code.
+  // Elementwise consumers into their producers' nests, before anything
+  // else looks at the loops: no temporaries for fused values. Then the
+  // reduction nests: a schedule each, then register-blocked vector code.
   CpuConfigurePassOptions configureOptions;
   configureOptions.triple = options.triple;
   configureOptions.cpu = options.cpu;
   configureOptions.features = options.features;
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createFuseElementwisePass());
   funcPm.addPass(createCpuConfigurePass(configureOptions));
   funcPm.addPass(createCpuTileContractionsPass());
 
@@ -51,9 +55,32 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   pm.addPass(math::createMathExtendToSupportedTypes());
   pm.addPass(createConvertMathToFuncs());
 
-  // Loops: affine -> scf (affine.parallel -> scf.parallel) -> cf.
+  // Threads: the affine.parallel loops worth a thread team stay, the others
+  // become sequential affine.for loops (all of them with threads=1).
+  CpuParallelizePassOptions parallelOptions;
+  parallelOptions.threads = options.threads;
+  pm.addNestedPass<func::FuncOp>(createCpuParallelizePass(parallelOptions));
+
+  // Loops: affine -> scf (affine.parallel -> scf.parallel) -> OpenMP
+  // worksharing loops on `threads` threads (omp.parallel num_threads, so
+  // OMP_NUM_THREADS does not change it) -> cf.
   pm.addPass(createLowerAffinePass());
+  bool openMP = options.threads > 1;
+  if (openMP) {
+    ConvertSCFToOpenMPPassOptions openMPOptions;
+    openMPOptions.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(openMPOptions));
+  }
   pm.addPass(arith::createArithExpandOpsPass());
+  // Memrefs to LLVM: with OpenMP before scf-to-cf, since every OpenMP loop
+  // body is a memref.alloca_scope, whose region must stay one block (its
+  // lowering inlines it into the loop body, which may have several).
+  auto addMemRefToLLVM = [&] {
+    pm.addPass(memref::createExpandStridedMetadataPass());
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  };
+  if (openMP)
+    addMemRefToLLVM();
   pm.addPass(createSCFToControlFlowPass());
 
   // Math ops with an LLVM intrinsic become intrinsics; the rest (erf, tanh,
@@ -64,13 +91,17 @@ void mlir::plaidml::buildCpuLoweringPipeline(
 
   // Memrefs, then scalars and control flow, then functions with the
   // bare-pointer calling convention of docs/ABI.md.
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  if (!openMP)
+    addMemRefToLLVM();
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   ConvertFuncToLLVMPassOptions funcOptions;
   funcOptions.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  // The omp ops on LLVM types. After func-to-llvm: this pass also carries
+  // func-to-llvm's patterns, with memref descriptors in signatures.
+  if (openMP)
+    pm.addPass(createConvertOpenMPToLLVMPass());
 
   // Wrappers and manifest, on llvm.func, now that the signatures are final.
   EmitCpuEntryPointsPassOptions entryOptions;

@@ -142,6 +142,22 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
     std::string why = err ? err : "dlopen failed";
     if (why.compare(0, openPath.size() + 2, openPath + ": ") == 0)
       why.erase(0, openPath.size() + 2);
+    // "libX.so.N: cannot open shared object file: ...": a library the
+    // artifact needs (DT_NEEDED) is not where the loader looks.
+    size_t missing = why.find(": cannot open shared object file");
+    if (missing != std::string::npos && missing > 0) {
+      std::string needed = why.substr(0, missing);
+      std::string message =
+          "it needs " + needed + ", which the dynamic loader cannot find";
+      if (needed.rfind("libomp.so", 0) == 0)
+        return fail(message +
+                    ": it is the OpenMP runtime, which code compiled for "
+                    "more than one thread uses; install it (Debian: "
+                    "libomp5), or compile with --threads 1");
+      return fail(message + " (not in the artifact's runpath, "
+                            "LD_LIBRARY_PATH or the system library "
+                            "directories)");
+    }
     return fail(why);
   }
   auto library = std::make_shared<LoadedLibrary>(path, handle);

@@ -1,43 +1,54 @@
-// Contractions on every device (the reference interpreter and the CPU),
+// Contractions on every device (the reference interpreter and the CPU, also
+// compiled for two threads),
 // checked against values worked out by hand.
 // RUN: plaidml-run %s --device reference --entry matmul --print | FileCheck %s --check-prefix=MATMUL
 // RUN: plaidml-run %s --device cpu --entry matmul --print | FileCheck %s --check-prefix=MATMUL
+// RUN: plaidml-run %s --device cpu --threads 2 --entry matmul --print | FileCheck %s --check-prefix=MATMUL
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry matmul --print | FileCheck %s --check-prefix=MATMUL %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry matmul --print | FileCheck %s --check-prefix=MATMUL %}
 // RUN: plaidml-run %s --device reference --entry same_conv --print | FileCheck %s --check-prefix=CONV
 // RUN: plaidml-run %s --device cpu --entry same_conv --print | FileCheck %s --check-prefix=CONV
+// RUN: plaidml-run %s --device cpu --threads 2 --entry same_conv --print | FileCheck %s --check-prefix=CONV
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry same_conv --print | FileCheck %s --check-prefix=CONV %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry same_conv --print | FileCheck %s --check-prefix=CONV %}
 // RUN: plaidml-run %s --device reference --entry max_pool --print | FileCheck %s --check-prefix=POOL
 // RUN: plaidml-run %s --device cpu --entry max_pool --print | FileCheck %s --check-prefix=POOL
+// RUN: plaidml-run %s --device cpu --threads 2 --entry max_pool --print | FileCheck %s --check-prefix=POOL
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry max_pool --print | FileCheck %s --check-prefix=POOL %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry max_pool --print | FileCheck %s --check-prefix=POOL %}
 // RUN: plaidml-run %s --device reference --entry cumsum --print | FileCheck %s --check-prefix=CUMSUM
 // RUN: plaidml-run %s --device cpu --entry cumsum --print | FileCheck %s --check-prefix=CUMSUM
+// RUN: plaidml-run %s --device cpu --threads 2 --entry cumsum --print | FileCheck %s --check-prefix=CUMSUM
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry cumsum --print | FileCheck %s --check-prefix=CUMSUM %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry cumsum --print | FileCheck %s --check-prefix=CUMSUM %}
 // RUN: plaidml-run %s --device reference --entry argmax --print | FileCheck %s --check-prefix=ARGMAX
 // RUN: plaidml-run %s --device cpu --entry argmax --print | FileCheck %s --check-prefix=ARGMAX
+// RUN: plaidml-run %s --device cpu --threads 2 --entry argmax --print | FileCheck %s --check-prefix=ARGMAX
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry argmax --print | FileCheck %s --check-prefix=ARGMAX %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry argmax --print | FileCheck %s --check-prefix=ARGMAX %}
 // RUN: plaidml-run %s --device reference --entry transpose --print | FileCheck %s --check-prefix=TRANSPOSE
 // RUN: plaidml-run %s --device cpu --entry transpose --print | FileCheck %s --check-prefix=TRANSPOSE
+// RUN: plaidml-run %s --device cpu --threads 2 --entry transpose --print | FileCheck %s --check-prefix=TRANSPOSE
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry transpose --print | FileCheck %s --check-prefix=TRANSPOSE %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry transpose --print | FileCheck %s --check-prefix=TRANSPOSE %}
 // RUN: plaidml-run %s --device reference --entry diagonal --print | FileCheck %s --check-prefix=DIAG
 // RUN: plaidml-run %s --device cpu --entry diagonal --print | FileCheck %s --check-prefix=DIAG
+// RUN: plaidml-run %s --device cpu --threads 2 --entry diagonal --print | FileCheck %s --check-prefix=DIAG
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry diagonal --print | FileCheck %s --check-prefix=DIAG %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry diagonal --print | FileCheck %s --check-prefix=DIAG %}
 // RUN: plaidml-run %s --device reference --entry strided --print | FileCheck %s --check-prefix=STRIDED
 // RUN: plaidml-run %s --device cpu --entry strided --print | FileCheck %s --check-prefix=STRIDED
+// RUN: plaidml-run %s --device cpu --threads 2 --entry strided --print | FileCheck %s --check-prefix=STRIDED
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry strided --print | FileCheck %s --check-prefix=STRIDED %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry strided --print | FileCheck %s --check-prefix=STRIDED %}
 // RUN: plaidml-run %s --device reference --entry mixed --print | FileCheck %s --check-prefix=MIXED
 // RUN: plaidml-run %s --device cpu --entry mixed --print | FileCheck %s --check-prefix=MIXED
+// RUN: plaidml-run %s --device cpu --threads 2 --entry mixed --print | FileCheck %s --check-prefix=MIXED
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry mixed --print | FileCheck %s --check-prefix=MIXED %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry mixed --print | FileCheck %s --check-prefix=MIXED %}
 // RUN: plaidml-run %s --device reference --entry int_product --print | FileCheck %s --check-prefix=PRODUCT
 // RUN: plaidml-run %s --device cpu --entry int_product --print | FileCheck %s --check-prefix=PRODUCT
+// RUN: plaidml-run %s --device cpu --threads 2 --entry int_product --print | FileCheck %s --check-prefix=PRODUCT
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry int_product --print | FileCheck %s --check-prefix=PRODUCT %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry int_product --print | FileCheck %s --check-prefix=PRODUCT %}
 

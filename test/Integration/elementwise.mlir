@@ -1,22 +1,26 @@
 // Elementwise semantics of DESIGN.md section 3 on every device (the
-// reference interpreter and the CPU):
+// reference interpreter and the CPU, also compiled for two threads):
 // integer division and shifts by signedness, wrapping, promotion with
 // broadcasting, float rounding to f16/bf16, NaN comparisons, casts, and the
 // shape ops. Expected values are worked out by hand.
 // RUN: plaidml-run %s --device reference --entry ints --print | FileCheck %s --check-prefix=INTS
 // RUN: plaidml-run %s --device cpu --entry ints --print | FileCheck %s --check-prefix=INTS
+// RUN: plaidml-run %s --device cpu --threads 2 --entry ints --print | FileCheck %s --check-prefix=INTS
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry ints --print | FileCheck %s --check-prefix=INTS %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry ints --print | FileCheck %s --check-prefix=INTS %}
 // RUN: plaidml-run %s --device reference --entry promote --print | FileCheck %s --check-prefix=PROMOTE
 // RUN: plaidml-run %s --device cpu --entry promote --print | FileCheck %s --check-prefix=PROMOTE
+// RUN: plaidml-run %s --device cpu --threads 2 --entry promote --print | FileCheck %s --check-prefix=PROMOTE
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry promote --print | FileCheck %s --check-prefix=PROMOTE %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry promote --print | FileCheck %s --check-prefix=PROMOTE %}
 // RUN: plaidml-run %s --device reference --entry floats --print | FileCheck %s --check-prefix=FLOATS
 // RUN: plaidml-run %s --device cpu --entry floats --print | FileCheck %s --check-prefix=FLOATS
+// RUN: plaidml-run %s --device cpu --threads 2 --entry floats --print | FileCheck %s --check-prefix=FLOATS
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry floats --print | FileCheck %s --check-prefix=FLOATS %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry floats --print | FileCheck %s --check-prefix=FLOATS %}
 // RUN: plaidml-run %s --device reference --entry shapes --print | FileCheck %s --check-prefix=SHAPES
 // RUN: plaidml-run %s --device cpu --entry shapes --print | FileCheck %s --check-prefix=SHAPES
+// RUN: plaidml-run %s --device cpu --threads 2 --entry shapes --print | FileCheck %s --check-prefix=SHAPES
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry shapes --print | FileCheck %s --check-prefix=SHAPES %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry shapes --print | FileCheck %s --check-prefix=SHAPES %}
 
@@ -147,6 +151,7 @@ func.func @shapes() -> (tensor<2x3xsi32>, tensor<3x2xf32>, tensor<4xf32>, tensor
 // would round to 2^60, which is 0x5D800000).
 // RUN: plaidml-run %s --device reference --entry wide --print | FileCheck %s --check-prefix=WIDE
 // RUN: plaidml-run %s --device cpu --entry wide --print | FileCheck %s --check-prefix=WIDE
+// RUN: plaidml-run %s --device cpu --threads 2 --entry wide --print | FileCheck %s --check-prefix=WIDE
 // RUN: %if vulkan %{ plaidml-run %s --device vulkan:0 --entry wide --print | FileCheck %s --check-prefix=WIDE %}
 // RUN: %if opencl %{ plaidml-run %s --device opencl:0 --entry wide --print | FileCheck %s --check-prefix=WIDE %}
 // WIDE: result0: 2xsi64

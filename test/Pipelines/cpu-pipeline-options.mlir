@@ -17,17 +17,22 @@
 // FULL-NEXT:   ),
 // FULL-NEXT:   convert-tile-to-affine,
 // FULL-NEXT:   func.func(
+// FULL-NEXT:     plaidml-fuse-elementwise,
 // FULL-NEXT:     plaidml-cpu-configure{cpu=x86-64 features= remarks=false triple= vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
 // FULL-NEXT:   ),
 // FULL-NEXT:   math-extend-to-supported-types
 // LOWER:     builtin.module(
 // LOWER-NEXT:  func.func(
+// LOWER-NEXT:    plaidml-fuse-elementwise,
 // LOWER-NEXT:    plaidml-cpu-configure{cpu=native features= remarks=false triple= vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions
 // LOWER-NEXT:  ),
 // LOWER-NEXT:  math-extend-to-supported-types{ target-type=f32},
 // LOWER-NEXT:  convert-math-to-funcs{
+// LOWER-NEXT:  func.func(
+// LOWER-NEXT:    plaidml-cpu-parallelize{min-work=32768 threads=1}
+// LOWER-NEXT:  ),
 // LOWER-NEXT:  lower-affine,
 // LOWER-NEXT:  arith-expand{
 // LOWER-NEXT:  convert-scf-to-cf{
@@ -44,9 +49,28 @@
 // LOWER-NEXT:  reconcile-unrealized-casts
 // LOWER-NEXT: )
 
+// With threads > 1, the parallel loops that stay become OpenMP loops on that
+// many threads, memrefs reach LLVM before scf-to-cf (the OpenMP loop bodies
+// are alloca_scopes), and the omp ops after func-to-llvm.
+// FULL:      plaidml-cpu-parallelize{min-work=32768 threads=4}
+// FULL-NEXT: ),
+// FULL-NEXT: lower-affine,
+// FULL-NEXT: convert-scf-to-openmp{num-threads=4},
+// FULL-NEXT: arith-expand{
+// FULL-NEXT: expand-strided-metadata,
+// FULL-NEXT: finalize-memref-to-llvm{
+// FULL-NEXT: convert-scf-to-cf{
+// FULL-NEXT: convert-math-to-llvm{
+// FULL-NEXT: convert-math-to-libm,
+// FULL-NEXT: convert-vector-to-llvm{
+// FULL-NEXT: convert-arith-to-llvm{
+// FULL-NEXT: convert-cf-to-llvm{
+// FULL-NEXT: convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
+// FULL-NEXT: convert-openmp-to-llvm,
+
 // The target options reach the entry-point pass unresolved ("native" is
-// resolved when it runs); opt-level and threads are for the compiler driver.
-// FULL: plaidml-emit-cpu-entry-points{cpu=x86-64 device=cpu features=  triple=},
+// resolved when it runs); opt-level is for the compiler driver.
+// FULL-NEXT: plaidml-emit-cpu-entry-points{cpu=x86-64 device=cpu features=  triple=},
 
 // OPT: opt-level must be 0, 1, 2 or 3, not 4
 // THREADS: threads must be at least 1

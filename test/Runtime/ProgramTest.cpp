@@ -189,6 +189,13 @@ TEST(Program, LoadErrorsForArtifacts) {
             std::string("cannot load artifact '") + FAKE_ARTIFACT_UNTERMINATED +
                 "': 'plaidml_manifest' is not null-terminated");
 
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_NEEDS_MISSING_LIBRARY),
+            std::string("cannot load artifact '") +
+                FAKE_ARTIFACT_NEEDS_MISSING_LIBRARY +
+                "': it needs libplaidml_fake_dependency.so, which the "
+                "dynamic loader cannot find (not in the artifact's runpath, "
+                "LD_LIBRARY_PATH or the system library directories)");
+
   EXPECT_EQ(loadError(FAKE_ARTIFACT_MISSING_WRAPPER),
             std::string("cannot load artifact '") +
                 FAKE_ARTIFACT_MISSING_WRAPPER +

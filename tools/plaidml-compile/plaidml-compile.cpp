@@ -60,11 +60,31 @@ static cl::opt<std::string>
            cl::desc("ld.lld to link with (default: next to the LLVM tools, "
                     "then on PATH)"),
            cl::init(""), cl::cat(category));
+static cl::opt<std::string>
+    libompDir("libomp-dir",
+              cl::desc("Directory of libomp.so for --threads > 1 (default: "
+                       "next to the LLVM libraries, then the system's)"),
+              cl::init(""), cl::cat(category));
 static cl::opt<bool>
     useCache("use-cache",
              cl::desc("Compile through the on-disk cache and print "
                       "'cache: hit|miss PATH' on stdout"),
              cl::init(false), cl::cat(category));
+
+/// `--threads`. libLLVM registers a hidden `-threads` option of its own, and
+/// registering a second one is fatal: that one is renamed out of the way
+/// before this one is created (so not at static initialization).
+static cl::opt<unsigned> &getThreadsOption() {
+  auto &registered = cl::getRegisteredOptions();
+  if (auto it = registered.find("threads"); it != registered.end())
+    it->second->setArgStr("llvm-internal-threads");
+  static cl::opt<unsigned> threads(
+      "threads",
+      cl::desc("Threads of the generated CPU code (1: sequential; more: "
+               "OpenMP, and the artifact needs libomp.so.5)"),
+      cl::init(1), cl::cat(category));
+  return threads;
+}
 
 /// `file:line:col`, from the first file location inside `loc`.
 static std::string formatLocation(Location loc) {
@@ -91,6 +111,7 @@ static int fail(const Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::opt<unsigned> &threads = getThreadsOption();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "PlaidML compiler\n");
 
@@ -105,7 +126,9 @@ int main(int argc, char **argv) {
   options.triple = triple;
   options.features = features;
   options.optLevel = optLevel;
+  options.threads = threads;
   options.linker = ldPath;
+  options.openMPDir = libompDir;
   std::string error = validateCompileOptions(options);
   if (!error.empty())
     return fail(error);

@@ -79,16 +79,22 @@ struct InputBindings {
   std::map<std::string, std::string> files, types;
 };
 
+/// How a source program is compiled (the compile options plaidml-run
+/// exposes; the rest are the defaults of CompileOptions).
+struct CompileSettings {
+  /// Threads of CPU code (--threads): 1 is sequential code.
+  unsigned threads = 1;
+};
+
 /// Opens entry `entry` of the source program at `path` for `device`:
 /// "reference" interprets it, other devices compile it (through the compile
-/// cache). `compileMs` receives the compile time (0 on a cache hit). A
-/// .tile program is imported first, with input types from `bindings`; its
-/// inputs and outputs keep their Tile names.
-rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
-                                                 const std::string &entry,
-                                                 const std::string &device,
-                                                 const InputBindings &bindings,
-                                                 double &compileMs);
+/// cache) with `settings`. `compileMs` receives the compile time (0 on a
+/// cache hit). A .tile program is imported first, with input types from
+/// `bindings`; its inputs and outputs keep their Tile names.
+rt::StatusOr<std::unique_ptr<Runner>>
+openSource(const std::string &path, const std::string &entry,
+           const std::string &device, const InputBindings &bindings,
+           const CompileSettings &settings, double &compileMs);
 
 /// openSource on a program held in memory: `text` is the program and `name`
 /// stands for its file (in messages and diagnostics; a name ending in .tile
@@ -96,7 +102,8 @@ rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
 rt::StatusOr<std::unique_ptr<Runner>>
 openSourceText(const std::string &text, const std::string &name,
                const std::string &entry, const std::string &device,
-               const InputBindings &bindings, double &compileMs);
+               const InputBindings &bindings, const CompileSettings &settings,
+               double &compileMs);
 
 /// A seeded input of `spec` (--random-inputs), the same on every machine and
 /// device: floats in [-1, 1), integers in [-8, 8) (unsigned: [0, 16)),

@@ -289,7 +289,8 @@ private:
 rt::StatusOr<std::unique_ptr<Runner>>
 openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
            const std::string &entry, const std::string &device,
-           const InputBindings &bindings, double &compileMs) {
+           const InputBindings &bindings, const CompileSettings &settings,
+           double &compileMs) {
   compileMs = 0;
   rt::StatusOr<std::unique_ptr<ParsedProgram>> program =
       parseProgram(std::move(file), path, entry, bindings);
@@ -332,6 +333,7 @@ openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
   // through the runtime like any artifact.
   mlir::plaidml::CompileOptions options;
   options.device = device;
+  options.threads = settings.threads;
   std::string invalid = mlir::plaidml::validateCompileOptions(options);
   if (!invalid.empty())
     return rt::Status::failure(invalid);
@@ -354,24 +356,25 @@ openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
 namespace plaidml::run {
 bool canOpenSources() { return true; }
 
-rt::StatusOr<std::unique_ptr<Runner>> openSource(const std::string &path,
-                                                 const std::string &entry,
-                                                 const std::string &device,
-                                                 const InputBindings &bindings,
-                                                 double &compileMs) {
+rt::StatusOr<std::unique_ptr<Runner>>
+openSource(const std::string &path, const std::string &entry,
+           const std::string &device, const InputBindings &bindings,
+           const CompileSettings &settings, double &compileMs) {
   compileMs = 0;
   auto file = llvm::MemoryBuffer::getFile(path);
   if (!file)
     return rt::Status::failure("cannot read '" + path +
                                "': " + file.getError().message());
-  return openBuffer(std::move(*file), path, entry, device, bindings, compileMs);
+  return openBuffer(std::move(*file), path, entry, device, bindings, settings,
+                    compileMs);
 }
 
 rt::StatusOr<std::unique_ptr<Runner>>
 openSourceText(const std::string &text, const std::string &name,
                const std::string &entry, const std::string &device,
-               const InputBindings &bindings, double &compileMs) {
+               const InputBindings &bindings, const CompileSettings &settings,
+               double &compileMs) {
   return openBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name), name,
-                    entry, device, bindings, compileMs);
+                    entry, device, bindings, settings, compileMs);
 }
 } // namespace plaidml::run

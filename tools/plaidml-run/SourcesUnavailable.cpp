@@ -15,7 +15,7 @@ bool plaidml::run::canOpenSources() { return false; }
 rt::StatusOr<std::unique_ptr<Runner>>
 plaidml::run::openSource(const std::string &path, const std::string &,
                          const std::string &, const InputBindings &,
-                         double &compileMs) {
+                         const CompileSettings &, double &compileMs) {
   compileMs = 0;
   return rt::Status::failure(
       "'" + path +
@@ -24,10 +24,9 @@ plaidml::run::openSource(const std::string &path, const std::string &,
       "the compiler");
 }
 
-rt::StatusOr<std::unique_ptr<Runner>>
-plaidml::run::openSourceText(const std::string &, const std::string &name,
-                             const std::string &entry,
-                             const std::string &device,
-                             const InputBindings &bindings, double &compileMs) {
-  return openSource(name, entry, device, bindings, compileMs);
+rt::StatusOr<std::unique_ptr<Runner>> plaidml::run::openSourceText(
+    const std::string &, const std::string &name, const std::string &entry,
+    const std::string &device, const InputBindings &bindings,
+    const CompileSettings &settings, double &compileMs) {
+  return openSource(name, entry, device, bindings, settings, compileMs);
 }

@@ -42,6 +42,9 @@ program (builds with the compiler).
   --output-dir DIR         write DIR/<output name>.npy (result0, result1, ...;
                            .tile: the output names)
   --print                  print the outputs
+  --threads N              compile CPU code for N threads (default 1; OpenMP
+                           for N > 1); --device cpu and source files only: an
+                           artifact keeps the setting it was compiled with
   --repeat N, --warmup N   time N runs after N warm-up runs
   --list-devices           list the devices of this machine and exit
   --verbose                say on stderr what each GPU kernel module is built
@@ -64,6 +67,7 @@ struct Options {
   std::optional<uint64_t> randomSeed;
   bool print = false, listDevices = false, verbose = false;
   int64_t repeat = 0, warmup = 0;
+  std::optional<int64_t> threads;
 };
 
 std::optional<int64_t> parseCount(const std::string &s) {
@@ -121,6 +125,12 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
       if (!n)
         return arg + " needs a non-negative count";
       (arg == "--repeat" ? opts.repeat : opts.warmup) = *n;
+    } else if (arg == "--threads") {
+      std::optional<std::string> v = next();
+      std::optional<int64_t> n = v ? parseCount(*v) : std::nullopt;
+      if (!n || *n < 1)
+        return arg + " needs a positive count";
+      opts.threads = *n;
     } else if (arg == "--print") {
       opts.print = true;
     } else if (arg == "--list-devices") {
@@ -262,12 +272,26 @@ int main(int argc, char **argv) {
   if (stat(opts.file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
     return fail("cannot read '" + opts.file + "': no such file");
 
+  bool artifact = isArtifact(opts.file);
+  CompileSettings settings;
+  if (opts.threads) {
+    if (artifact)
+      return fail("--threads sets how a source program is compiled, but '" +
+                  opts.file +
+                  "' is an artifact, which runs with the threads it was "
+                  "compiled for (plaidml-compile --threads N)");
+    if (opts.device != "cpu")
+      return fail("--threads applies to --device cpu, not to '" + opts.device +
+                  "'");
+    settings.threads = static_cast<unsigned>(*opts.threads);
+  }
+
   double compileMs = 0;
   rt::StatusOr<std::unique_ptr<Runner>> runner =
-      isArtifact(opts.file)
-          ? openArtifact(opts.file, opts.entry, opts.device)
-          : openSource(opts.file, opts.entry, opts.device,
-                       InputBindings{opts.inputs, opts.binds}, compileMs);
+      artifact ? openArtifact(opts.file, opts.entry, opts.device)
+               : openSource(opts.file, opts.entry, opts.device,
+                            InputBindings{opts.inputs, opts.binds}, settings,
+                            compileMs);
   if (!runner.ok())
     return fail(runner.message());
   if (opts.verbose)

@@ -273,7 +273,7 @@ rt::StatusOr<std::unique_ptr<Runner>> openCheck(const std::string &device,
   if (fault == "open")
     program += "R = oops;\n";
   return openSourceText(program, kCheckName, "dense", device, bindings,
-                        compileMs);
+                        CompileSettings(), compileMs);
 }
 
 /// Prepares and runs `runner` on `inputs`; its outputs.

@@ -39,10 +39,14 @@ struct CompileOptions {
   std::string features;
   /// LLVM optimization level, 0-3.
   unsigned optLevel = 3;
-  /// Accepted for the pipeline; generated code is single-threaded for now.
+  /// Threads of CPU code: 1 is sequential; more runs the large loops as
+  /// OpenMP worksharing loops and links libomp (docs/CpuPipeline.md).
   unsigned threads = 1;
   /// Path of ld.lld; empty to look next to the LLVM tools, then on PATH.
   std::string linker;
+  /// Directory holding libomp.so (threads > 1); empty to look next to the
+  /// LLVM libraries, then in the system library directories.
+  std::string openMPDir;
 
   /// Copies the fields into pipeline options.
   void toPipelineOptions(CpuPipelineOptions &options) const;

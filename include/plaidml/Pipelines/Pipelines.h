@@ -49,9 +49,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(3)};
   PassOptions::Option<unsigned> threads{
       *this, "threads",
-      llvm::cl::desc("Worker threads of the generated code (accepted; code "
-                     "is single-threaded until multithreading lands in a "
-                     "later issue)"),
+      llvm::cl::desc("Threads the generated code runs on: 1 is sequential "
+                     "code, more runs the large outermost parallel loops "
+                     "as OpenMP worksharing loops (the artifact needs "
+                     "libomp.so.5)"),
       llvm::cl::init(1)};
 };
 

@@ -51,6 +51,8 @@ def main():
     parser.add_argument("--chunk", type=int, default=50,
                         help="functions per generated module (one compile each)")
     parser.add_argument("--work-dir", required=True)
+    parser.add_argument("--threads", type=int,
+                        help="compile for the device with plaidml-run --threads N")
     args = parser.parse_args()
     os.makedirs(args.work_dir, exist_ok=True)
 
@@ -69,8 +71,11 @@ def main():
             errors = []
             for device in ("reference", args.device):
                 out = os.path.join(args.work_dir, device.replace(":", "_"), name)
-                r = run([args.plaidml_run, module, "--entry", name, "--device", device,
-                         f"--random-inputs={start + i}", "--output-dir", out])
+                cmd = [args.plaidml_run, module, "--entry", name, "--device", device,
+                       f"--random-inputs={start + i}", "--output-dir", out]
+                if args.threads and device != "reference":
+                    cmd += ["--threads", str(args.threads)]
+                r = run(cmd)
                 if r.returncode != 0:
                     errors.append(f"{device} failed: {r.stderr.strip()}")
                 outs[device] = out
@@ -87,7 +92,8 @@ def main():
                 print(text)
             else:
                 passed += 1
-    print(f"differential ({args.device} vs reference, seed {args.seed}):")
+    threads = f", --threads {args.threads}" if args.threads else ""
+    print(f"differential ({args.device}{threads} vs reference, seed {args.seed}):")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -79,6 +79,14 @@ EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
 /* Exactly as long as its text: no terminating NUL. */
 EXPORT const char plaidml_manifest[18] __attribute__((nonstring)) =
     "plaidml-artifact 1";
+#elif defined(FAKE_NEEDS_MISSING_LIBRARY)
+/* A good manifest, but the library needs another one that the loader cannot
+   find at run time, as an artifact compiled for several threads needs
+   libomp.so.5. */
+extern int plaidml_fake_dependency(void);
+EXPORT int (*const plaidml_fake_dependency_ref)(void) = plaidml_fake_dependency;
+EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
+                                       "device cpu\n" ENTRIES "end\n";
 #elif defined(FAKE_NO_MANIFEST)
 /* No manifest at all: an ordinary shared library. */
 #else

@@ -1,7 +1,8 @@
 //===- Passes.td - CPU target passes -----------------------*- tablegen -*-===//
 //
-// The passes that turn lowered PlaidML functions into a CPU artifact: today
-// the entry-point wrappers and the manifest of docs/ABI.md sections 2 and 3.
+// The passes that turn lowered PlaidML functions into a CPU artifact: the
+// choice of the loops that run on several threads, and the entry-point
+// wrappers and the manifest of docs/ABI.md sections 2 and 3.
 //
 //===----------------------------------------------------------------------===//
 
@@ -173,6 +174,71 @@ def CpuTileContractionsPass
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::vector::VectorDialect",
                            "mlir::memref::MemRefDialect"];
+}
+
+def CpuParallelizePass
+    : Pass<"plaidml-cpu-parallelize", "mlir::func::FuncOp"> {
+  let summary = "Keep the affine.parallel loops worth a thread team; make "
+                "the others sequential";
+  let description = [{
+    Runs after the code generator, before `lower-affine`: every
+    `affine.parallel` that stays becomes an OpenMP worksharing loop in the
+    CPU pipeline (`convert-scf-to-openmp`), everything else runs on the
+    calling thread. The decision is the IR shape: a loop that should not run
+    in parallel becomes a nest of `affine.for` loops, one per dimension,
+    outermost first, with the same bounds and steps (reductions become
+    `iter_args` starting from the reduction's identity):
+
+    ```mlir
+    affine.parallel (%i, %j) = (0, 0) to (4, 8) { ... }
+    // becomes
+    affine.for %i = 0 to 4 {
+      affine.for %j = 0 to 8 { ... }
+    }
+    ```
+
+    With `threads=1`, every `affine.parallel` becomes sequential. With more
+    threads, a loop stays parallel when
+
+    - no enclosing loop stayed parallel (a nested OpenMP region is pure
+      overhead: the outer one already occupies every thread),
+    - it has at least `threads` iterations, and
+    - its estimated work is at least `min-work` scalar operations (default
+      2^15 = 32768, where waking a second thread, some microseconds, costs a
+      few percent at most): the product of its trip counts times the
+      operations of its body, where a nested loop counts its body times its
+      trip count, an `affine.if` both branches, and a loop whose trip count
+      is not a constant 64 iterations.
+
+    A loop that does not stay parallel is tested again for its nested
+    loops, so a parallel loop inside a one-iteration one can still take the
+    threads.
+
+    Of a loop that stays parallel, only as many outer dimensions stay as
+    give every thread 4 iterations or more; the others become `affine.for`
+    loops inside it (a loop with reductions stays whole):
+
+    ```mlir
+    affine.parallel (%i, %j) = (0, 0) to (4096, 4096) { ... }
+    // becomes, with threads=2
+    affine.parallel (%i) = (0) to (4096) {
+      affine.for %j = 0 to 4096 { ... }
+    }
+    ```
+
+    An OpenMP loop over several dimensions is collapsed into one counter
+    that every iteration divides back into indices, which keeps LLVM from
+    vectorizing the innermost dimension; a plain inner loop vectorizes as
+    with one thread.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect"];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads the generated code runs on (1: every loop sequential)">,
+    Option<"minWork", "min-work", "uint64_t", /*default=*/"32768",
+           "Estimated scalar operations a loop needs to stay parallel">,
+  ];
 }
 
 #endif // PLAIDML_TARGET_CPU_PASSES_TD

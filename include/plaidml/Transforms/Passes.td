@@ -1,0 +1,99 @@
+//===- Passes.td - Target-independent affine passes --------*- tablegen -*-===//
+//
+// Passes on the ABI form of docs/ABI.md section 1 (affine loop nests on
+// memrefs, after convert-tile-to-affine) that every target may use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_TRANSFORMS_PASSES_TD
+#define PLAIDML_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FuseElementwisePass
+    : Pass<"plaidml-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise consumer nests into the nests that produce "
+                "their operands";
+  let description = [{
+    `convert-tile-to-affine` gives every Tile op its own `affine.parallel`
+    nest and every intermediate tensor its own `memref.alloc`. This pass
+    moves the body of a *consumer* nest into the body of its *producer*, so
+    that a value goes from the producer to the consumer in a register
+    instead of through memory, and deletes the intermediate buffers nobody
+    reads any more. It repeats until nothing changes, so a chain (a
+    contraction, then a bias add, a relu and a scale) becomes one nest:
+
+    ```mlir
+    affine.parallel (%m, %n) = (0, 0) to (512, 512) {
+      %init = affine.load %zero[] : memref<f32>
+      %sum = affine.for %k = 0 to 512 iter_args(%acc = %init) -> (f32) {
+        ...
+      }
+      affine.store %sum, %T[%m, %n] : memref<512x512xf32>
+    }
+    affine.parallel (%i, %j) = (0, 0) to (512, 512) {
+      %t = affine.load %T[%i, %j] : memref<512x512xf32>
+      %b = affine.load %bias[%j] : memref<512xf32>
+      %s = arith.addf %t, %b : f32
+      affine.store %s, %out[%i, %j] : memref<512x512xf32>
+    }
+    memref.dealloc %T : memref<512x512xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    affine.parallel (%m, %n) = (0, 0) to (512, 512) {
+      %init = affine.load %zero[] : memref<f32>
+      %sum = affine.for %k = 0 to 512 iter_args(%acc = %init) -> (f32) {
+        ...
+      }
+      %b = affine.load %bias[%n] : memref<512xf32>
+      %s = arith.addf %sum, %b : f32
+      affine.store %s, %out[%m, %n] : memref<512x512xf32>
+    }
+    ```
+
+    A consumer is fused into a producer when all of this holds:
+
+    - both are `affine.parallel` ops without reductions, in the same block,
+      with constant bounds and steps, the consumer after the producer;
+    - the producer's body stores a value `V` into a buffer `T` with an
+      `affine.store` directly in the body (not nested in a loop or an
+      `affine.if`) whose indices are the producer's induction variables in
+      some order, each once: every iteration writes its own element. No
+      other op in the producer reads or writes `T`;
+    - the consumer is the first op after the producer that uses such a
+      `T`, and every use of a `T` in it is an `affine.load` whose indices
+      are the consumer's induction variables in some order, each at most
+      once, or constants where the producer's variable takes that one value
+      (`T[0, %y, %x, %c]` for a batch of one), all loads agreeing on one
+      correspondence between the consumer's and the producer's induction
+      variables, under which both have the same bounds and steps (variables
+      no load names must take one value). So each consumer iteration reads
+      exactly the elements that one producer iteration wrote; a broadcast
+      read (`T[%j]` in a 2-D nest) does not qualify;
+    - the consumer (its other loads) reads no buffer the producer writes,
+      and writes no buffer the producer reads or writes; the ops between the
+      two read no buffer the producer writes and write none it reads or
+      writes (the producer moves down to the consumer). Every memory effect
+      must be on a known buffer, or nothing is fused.
+
+    Buffers are compared by their root (through view ops): a
+    `memref.alloc`/`alloca` aliases only itself, `memref.get_global` only
+    the same global, and two distinct arguments of a `plaidml.entry`
+    function do not alias (docs/ABI.md: inputs are read-only, outputs alias
+    nothing). Anything else may alias anything.
+
+    The fused nest replaces each load of `T` in the consumer's body by `V`.
+    When `T` is a `memref.alloc` (or `alloca`) that nothing reads any more
+    (its other users are stores into it, like the init fill of an `assign`
+    contraction, and its `memref.dealloc`), the stores, the allocation, the
+    deallocation and the top-level nests left without any effect are
+    removed; when other ops read `T` later (or it is an argument), the store
+    stays. Elementwise producers (no reduction loop) fuse the same way as
+    contractions.
+  }];
+}
+
+#endif // PLAIDML_TRANSFORMS_PASSES_TD
