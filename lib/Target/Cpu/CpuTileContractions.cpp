@@ -436,19 +436,46 @@ void Generator::run() {
   if (panels > 0) {
     int64_t perBlock = schedule.panelsPerBlock;
     int64_t blocks = llvm::divideCeil(panels, perBlock);
+    // With a single block, the other parallel indices (a convolution's
+    // output rows) join the parallel loop, so that threads share them;
+    // each of their points then packs its own copy.
+    SmallVector<unsigned> others;
+    int64_t otherPoints = 1;
+    for (unsigned i = 0, e = nest.lowerBounds.size(); i < e; ++i) {
+      if (i == nest.vectorDim || (nest.rowDim && i == *nest.rowDim))
+        continue;
+      others.push_back(i);
+      otherPoints *= nest.extent(i);
+    }
+    bool spread = blocks == 1 && otherPoints > 1;
+    SmallVector<AffineMap> lbMaps{AffineMap::getConstantMap(0, ctx)};
+    SmallVector<AffineMap> ubMaps{AffineMap::getConstantMap(blocks, ctx)};
+    if (spread) {
+      for (unsigned i : others) {
+        lbMaps.push_back(AffineMap::getConstantMap(nest.lowerBounds[i], ctx));
+        ubMaps.push_back(AffineMap::getConstantMap(nest.upperBounds[i], ctx));
+      }
+    }
     OpBuilder::InsertionGuard guard(b);
     auto blockLoop = affine::AffineParallelOp::create(
-        b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{},
-        ArrayRef<int64_t>{blocks});
+        b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, lbMaps,
+        ValueRange{}, ubMaps, ValueRange{},
+        SmallVector<int64_t>(lbMaps.size(), 1));
     b.setInsertionPointToStart(blockLoop.getBody());
     Frame frame;
     AffineExpr block = frame.addOperand(blockLoop.getIVs()[0], ctx);
+    if (spread) {
+      for (auto [i, iv] :
+           llvm::zip_equal(others, blockLoop.getIVs().drop_front()))
+        frame.exprOf[nest.parallel.getIVs()[i]] = frame.addOperand(iv, ctx);
+    }
     DenseMap<Operation *, Packed> packed;
     if (schedule.pack)
       packed = emitPacking(frame, block, panels);
     {
       OpBuilder::InsertionGuard loops(b);
-      emitOtherLoops(frame);
+      if (!spread)
+        emitOtherLoops(frame);
       emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
         OpBuilder::InsertionGuard inner(b);
         AffineMap upper = AffineMap::get(
