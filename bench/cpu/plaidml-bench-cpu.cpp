@@ -145,8 +145,8 @@ struct Measurement {
 };
 
 /// PlaidML's side of a case at one thread count, kept for the next: when
-/// the next artifact is the same bytes (code generation does not use the
-/// thread count yet), it is not timed again.
+/// the next artifact is the same bytes (a program with no loop worth a
+/// thread team), it is not timed again.
 struct PlaidMLRun {
   unsigned threads = 0;
   std::string artifact;
@@ -401,8 +401,8 @@ static std::string makeReport(const std::vector<Row> &rows,
                            " s or more is itself the measurement (x1)")
      << "; execution only (inputs in place, oneDNN reorders untimed); "
         "compile time apart. \"same as 1 thread\": PlaidML's artifact is "
-        "byte-identical to that row's (code generation does not use the "
-        "thread count yet), so it was timed once\n"
+        "byte-identical to that row's (no loop worth a thread team), so it "
+        "was timed once\n"
      << "- rates: GFLOP/s = 2 x multiply-adds / time; GB/s = bytes read and "
         "written once / time (elementwise: X read, O written; triad: 3 "
         "arrays)\n"
