@@ -109,8 +109,12 @@ static llvm::Error scanSpirv(StringRef bytes, std::set<std::string> &out) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<std::string>>
-mlir::plaidml::collectSpirvRequirements(ModuleOp module) {
+/// The requirements `scan` collects from the bytes of every object of
+/// every gpu.binary in `module`, sorted; the first failure stops the walk.
+static llvm::Expected<std::vector<std::string>> collectFromKernelObjects(
+    ModuleOp module,
+    function_ref<llvm::Error(gpu::BinaryOp, StringRef, std::set<std::string> &)>
+        scan) {
   std::set<std::string> requirements;
   llvm::Error error = llvm::Error::success();
   module.walk([&](gpu::BinaryOp binary) {
@@ -119,7 +123,7 @@ mlir::plaidml::collectSpirvRequirements(ModuleOp module) {
       if (!object)
         continue;
       if (llvm::Error e =
-              scanSpirv(object.getObject().getValue(), requirements)) {
+              scan(binary, object.getObject().getValue(), requirements)) {
         error = std::move(e);
         return WalkResult::interrupt();
       }
@@ -132,48 +136,44 @@ mlir::plaidml::collectSpirvRequirements(ModuleOp module) {
 }
 
 llvm::Expected<std::vector<std::string>>
+mlir::plaidml::collectSpirvRequirements(ModuleOp module) {
+  return collectFromKernelObjects(
+      module, [](gpu::BinaryOp, StringRef bytes, std::set<std::string> &out) {
+        return scanSpirv(bytes, out);
+      });
+}
+
+llvm::Expected<std::vector<std::string>>
 mlir::plaidml::collectOpenCLRequirements(ModuleOp module) {
-  std::set<std::string> requirements;
-  llvm::Error error = llvm::Error::success();
-  module.walk([&](gpu::BinaryOp binary) {
-    for (Attribute attr : binary.getObjectsAttr()) {
-      auto object = dyn_cast<gpu::ObjectAttr>(attr);
-      if (!object)
-        continue;
-      StringRef bytes = object.getObject().getValue();
-      rt::StatusOr<rt::KernelBundle> kernels =
-          rt::decodeKernelModule(bytes.data(), bytes.size());
-      if (!kernels.ok()) {
-        error = llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                        "gpu.binary @" + binary.getName() +
-                                            ": " + kernels.message());
-        return WalkResult::interrupt();
-      }
-      if (kernels->openclC) {
-        for (StringRef extension : {"cl_khr_fp64", "cl_khr_fp16"})
-          if (StringRef(*kernels->openclC)
-                  .contains(
-                      ("#pragma OPENCL EXTENSION " + extension + " : enable")
-                          .str()))
-            requirements.insert(extension.str());
-        continue;
-      }
-      std::set<std::string> spirv;
-      if (llvm::Error e = scanSpirv(*kernels->spirv, spirv)) {
-        error = std::move(e);
-        return WalkResult::interrupt();
-      }
-      requirements.insert("spirv");
-      if (spirv.count("Float64"))
-        requirements.insert("cl_khr_fp64");
-      if (spirv.count("Float16"))
-        requirements.insert("cl_khr_fp16");
-    }
-    return WalkResult::advance();
-  });
-  if (error)
-    return std::move(error);
-  return std::vector<std::string>(requirements.begin(), requirements.end());
+  return collectFromKernelObjects(
+      module,
+      [](gpu::BinaryOp binary, StringRef bytes,
+         std::set<std::string> &out) -> llvm::Error {
+        rt::StatusOr<rt::KernelBundle> kernels =
+            rt::decodeKernelModule(bytes.data(), bytes.size());
+        if (!kernels.ok())
+          return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                         "gpu.binary @" + binary.getName() +
+                                             ": " + kernels.message());
+        if (kernels->openclC) {
+          for (StringRef extension : {"cl_khr_fp64", "cl_khr_fp16"})
+            if (StringRef(*kernels->openclC)
+                    .contains(
+                        ("#pragma OPENCL EXTENSION " + extension + " : enable")
+                            .str()))
+              out.insert(extension.str());
+          return llvm::Error::success();
+        }
+        std::set<std::string> spirv;
+        if (llvm::Error e = scanSpirv(*kernels->spirv, spirv))
+          return e;
+        out.insert("spirv");
+        if (spirv.count("Float64"))
+          out.insert("cl_khr_fp64");
+        if (spirv.count("Float16"))
+          out.insert("cl_khr_fp16");
+        return llvm::Error::success();
+      });
 }
 
 /// Calls each function of llvm.global_ctors (or _dtors) `name` in priority

@@ -67,30 +67,6 @@ std::optional<SmallVector<DimRange>> getConstantSpace(AffineParallelOp loop) {
   return space;
 }
 
-/// For an access `map(mapOperands)` inside `loop`: the induction variable
-/// (its position) that each index is, when the indices are all of `loop`'s
-/// induction variables, each once. Anything else (constants, sums, outer
-/// values, a repeated or missing variable) gives nothing.
-std::optional<SmallVector<unsigned>>
-getIvPermutation(AffineMap map, ValueRange mapOperands, AffineParallelOp loop) {
-  unsigned numIvs = loop.getNumDims();
-  if (map.getNumResults() != numIvs)
-    return std::nullopt;
-  llvm::SmallBitVector seen(numIvs);
-  SmallVector<unsigned> ivs;
-  for (AffineExpr expr : map.getResults()) {
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    if (!dim)
-      return std::nullopt;
-    auto iv = dyn_cast<BlockArgument>(mapOperands[dim.getPosition()]);
-    if (!iv || iv.getOwner() != loop.getBody() || seen.test(iv.getArgNumber()))
-      return std::nullopt;
-    seen.set(iv.getArgNumber());
-    ivs.push_back(iv.getArgNumber());
-  }
-  return ivs;
-}
-
 /// One index of an access: an induction variable of the loop (its
 /// position), or a constant.
 struct Index {
@@ -121,6 +97,27 @@ getIndices(AffineMap map, ValueRange mapOperands, AffineParallelOp loop) {
     indices.push_back({iv.getArgNumber(), 0});
   }
   return indices;
+}
+
+/// For an access `map(mapOperands)` inside `loop`: the induction variable
+/// (its position) that each index is, when the indices are all of `loop`'s
+/// induction variables, each once. Anything else (constants, sums, outer
+/// values, a repeated or missing variable) gives nothing.
+std::optional<SmallVector<unsigned>>
+getIvPermutation(AffineMap map, ValueRange mapOperands, AffineParallelOp loop) {
+  if (map.getNumResults() != loop.getNumDims())
+    return std::nullopt;
+  std::optional<SmallVector<Index>> indices =
+      getIndices(map, mapOperands, loop);
+  if (!indices)
+    return std::nullopt;
+  SmallVector<unsigned> ivs;
+  for (const Index &index : *indices) {
+    if (!index.iv)
+      return std::nullopt;
+    ivs.push_back(*index.iv);
+  }
+  return ivs;
 }
 
 /// The buffers some ops read and write (every memref value an effect names).
