@@ -14,7 +14,7 @@
 #include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 #include "plaidml/Target/OpenCL/Passes.h"
 
-#include "ReportOnce.h"
+#include "PassCommon.h"
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -127,12 +127,7 @@ struct GpuModuleToOpenCLBundlePass
     SmallVector<gpu::GPUModuleOp> modules(
         getOperation().getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp module : modules) {
-      Attribute target;
-      if (ArrayAttr targets = module.getTargetsAttr();
-          targets && !targets.empty())
-        target = targets[0];
-      else
-        target = getOpenCLTargetEnv(context, fp16, fp64);
+      Attribute target = getKernelTarget(module, fp16, fp64);
 
       rt::KernelBundle bundle;
       bundle.name = module.getName().str();
@@ -179,15 +174,8 @@ struct GpuModuleToOpenCLBundlePass
         properties.push_back(
             NamedAttribute(StringAttr::get(context, kKernelNoteAttrName),
                            StringAttr::get(context, bundle.note)));
-      auto object = gpu::ObjectAttr::get(
-          context, target, gpu::CompilationTarget::Fatbin,
-          StringAttr::get(context, rt::encodeKernelBundle(bundle)),
-          DictionaryAttr::get(context, properties), nullptr);
-      OpBuilder builder(module);
-      gpu::BinaryOp::create(builder, module.getLoc(), module.getName(),
-                            module.getOffloadingHandlerAttr(),
-                            builder.getArrayAttr({object}));
-      module.erase();
+      replaceByBinary(module, target, rt::encodeKernelBundle(bundle),
+                      DictionaryAttr::get(context, properties));
     }
     if (failed)
       signalPassFailure();

@@ -11,7 +11,7 @@
 #include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 #include "plaidml/Target/OpenCL/Passes.h"
 
-#include "ReportOnce.h"
+#include "PassCommon.h"
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -54,24 +54,12 @@ struct GpuModuleToOpenCLCPass
       // mgpuModuleLoad gets (text, size): the NUL makes it a C string too.
       text.push_back('\0');
       MLIRContext *context = &getContext();
-      Attribute target;
-      if (ArrayAttr targets = module.getTargetsAttr();
-          targets && !targets.empty())
-        target = targets[0];
-      else
-        target = getOpenCLTargetEnv(context, fp16, fp64);
+      Attribute target = getKernelTarget(module, fp16, fp64);
       auto properties = DictionaryAttr::get(
           context,
           {NamedAttribute(StringAttr::get(context, kKernelFormatAttrName),
                           StringAttr::get(context, kOpenCLCKernelFormat))});
-      auto object = gpu::ObjectAttr::get(
-          context, target, gpu::CompilationTarget::Fatbin,
-          StringAttr::get(context, text), properties, nullptr);
-      OpBuilder builder(module);
-      gpu::BinaryOp::create(builder, module.getLoc(), module.getName(),
-                            module.getOffloadingHandlerAttr(),
-                            builder.getArrayAttr({object}));
-      module.erase();
+      replaceByBinary(module, target, text, properties);
     }
     if (failed)
       signalPassFailure();
