@@ -72,6 +72,8 @@ private:
   /// is `firstPanel` (an expression of `frame`) into a new buffer.
   DenseMap<Operation *, Packed> emitPacking(Frame &frame, AffineExpr block,
                                             int64_t panels);
+  /// The parallel indices other than the row and vector ones (positions).
+  SmallVector<unsigned> getOtherDims() const;
   /// Nested affine.for loops over the parallel indices other than the row
   /// and vector ones, recorded in `frame`; leaves the builder inside.
   void emitOtherLoops(Frame &frame);
@@ -111,10 +113,17 @@ AffineMap Generator::rewriteMap(const Frame &frame, AffineMap map,
   return simplifyAffineMap(result);
 }
 
+SmallVector<unsigned> Generator::getOtherDims() const {
+  SmallVector<unsigned> others;
+  for (unsigned i = 0, e = nest.lowerBounds.size(); i < e; ++i)
+    if (i != nest.vectorDim && (!nest.rowDim || i != *nest.rowDim))
+      others.push_back(i);
+  return others;
+}
+
 void Generator::emitOtherLoops(Frame &frame) {
-  for (auto [i, iv] : llvm::enumerate(nest.parallel.getIVs())) {
-    if (i == nest.vectorDim || (nest.rowDim && i == *nest.rowDim))
-      continue;
+  for (unsigned i : getOtherDims()) {
+    Value iv = nest.parallel.getIVs()[i];
     auto loop = affine::AffineForOp::create(b, loc, nest.lowerBounds[i],
                                             nest.upperBounds[i]);
     frame.exprOf[iv] = frame.addOperand(loop.getInductionVar(), ctx);
@@ -439,14 +448,10 @@ void Generator::run() {
     // With a single block, the other parallel indices (a convolution's
     // output rows) join the parallel loop, so that threads share them;
     // each of their points then packs its own copy.
-    SmallVector<unsigned> others;
+    SmallVector<unsigned> others = getOtherDims();
     int64_t otherPoints = 1;
-    for (unsigned i = 0, e = nest.lowerBounds.size(); i < e; ++i) {
-      if (i == nest.vectorDim || (nest.rowDim && i == *nest.rowDim))
-        continue;
-      others.push_back(i);
+    for (unsigned i : others)
       otherPoints *= nest.extent(i);
-    }
     bool spread = blocks == 1 && otherPoints > 1;
     SmallVector<AffineMap> lbMaps{AffineMap::getConstantMap(0, ctx)};
     SmallVector<AffineMap> ubMaps{AffineMap::getConstantMap(blocks, ctx)};

@@ -98,7 +98,8 @@ def CpuConfigurePass
     affine.parallel ... {
       ...
     } {plaidml.cpu.schedule = {lanes = 16, rows = 14, vectors = 2,
-                               panels_per_block = 4, pack = true}}
+                               panels_per_block = 4, pack = true,
+                               unroll_inner = false}}
     ```
 
     The vector dimension is the index of the stored element's contiguous
@@ -113,7 +114,9 @@ def CpuConfigurePass
     (read along the vector dimension and the reduction only, like a matmul's
     right-hand side or a convolution's filter) stays within 1 MiB, and that
     data is packed into a contiguous buffer per block when several row
-    blocks reuse it.
+    blocks reuse it. `unroll_inner` unrolls an innermost reduction loop of
+    at most 4 steps whose index slides a window with the row index (a
+    depthwise convolution's `kw`), so that overlapping windows load once.
 
     `vector-bits` is the vector register width; 0 takes it from the target
     (`cpu`/`features`: 512 with avx512f, 256 with avx, 128 otherwise on
@@ -146,7 +149,8 @@ def CpuTileContractionsPass
     `plaidml-cpu-configure`) by
 
     ```
-    affine.parallel (%block) over cache blocks of column panels {
+    affine.parallel (%block) over cache blocks of column panels
+        (with a single block: and over the other parallel indices) {
       [copy the packable operands of the block into a contiguous buffer]
       affine.for over the other parallel indices {
         affine.for %row over row blocks of `rows` rows {
