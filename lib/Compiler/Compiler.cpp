@@ -16,6 +16,7 @@
 
 #include "GpuTarget.h"
 
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
 #include "plaidml/Dialect/Tile/IR/TileDialect.h"
 #include "plaidml/Pipelines/Pipelines.h"
 #include "plaidml/Target/Cpu/CpuTarget.h"
@@ -64,7 +65,7 @@ using namespace mlir::plaidml;
 #endif
 
 void CompileOptions::toPipelineOptions(CpuPipelineOptions &options) const {
-  options.cpu = cpu;
+  options.cpu = getCpu();
   options.triple = triple;
   options.features = features;
   options.optLevel = optLevel;
@@ -87,6 +88,21 @@ static std::optional<unsigned> getOpenCLIndex(StringRef device) {
   return getDeviceIndex(device, "opencl");
 }
 
+/// The device kind of a valid device name.
+static DeviceKind getDeviceKind(StringRef device) {
+  if (getVulkanIndex(device))
+    return DeviceKind::vulkan;
+  if (getOpenCLIndex(device))
+    return DeviceKind::opencl;
+  return DeviceKind::cpu;
+}
+
+std::string CompileOptions::getCpu() const {
+  if (!cpu.empty())
+    return cpu;
+  return getDefaultCpu(getDeviceKind(device), triple).str();
+}
+
 std::string
 mlir::plaidml::validateCompileOptions(const CompileOptions &options) {
   StringRef device = options.device;
@@ -104,7 +120,7 @@ mlir::plaidml::getResolvedOptionsString(const CompileOptions &options) {
   if (!error.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
   llvm::Expected<CpuTarget> target =
-      resolveCpuTarget(options.triple, options.cpu, options.features);
+      resolveCpuTarget(options.triple, options.getCpu(), options.features);
   if (!target)
     return target.takeError();
   std::string resolved =
@@ -114,17 +130,11 @@ mlir::plaidml::getResolvedOptionsString(const CompileOptions &options) {
                     options.threads, target->triple)
           .str();
   // Kernels depend on what the device offers.
-  if (std::optional<unsigned> index = getVulkanIndex(options.device)) {
-    VulkanTarget gpu = resolveVulkanTarget(*index);
-    resolved += " spirv-caps=" + llvm::join(gpu.caps, ",") +
-                " spirv-exts=" + llvm::join(gpu.exts, ",");
-  }
-  if (std::optional<unsigned> index = getOpenCLIndex(options.device)) {
-    OpenCLTarget gpu = resolveOpenCLTarget(*index);
-    resolved +=
-        llvm::formatv(" opencl-fp64={0} opencl-fp16={1}", gpu.fp64, gpu.fp16)
-            .str();
-  }
+  if (getVulkanIndex(options.device))
+    resolved += " spirv-caps=" + llvm::join(options.caps, ",") +
+                " spirv-exts=" + llvm::join(options.exts, ",");
+  if (getOpenCLIndex(options.device))
+    resolved += " opencl-exts=" + llvm::join(options.exts, ",");
   return resolved;
 }
 
@@ -219,33 +229,30 @@ static std::optional<std::string> findBuiltins(const llvm::Triple &triple) {
 }
 
 /// The entry points and manifest of a GPU artifact's host code (CPU code
-/// for `target`), recording the device kind and what its kernels need.
+/// for the module's plaidml.target), recording what its kernels need.
 static LogicalResult emitGpuEntryPoints(ModuleOp module,
-                                        const CpuTarget &target,
-                                        StringRef device,
                                         ArrayRef<std::string> requirements) {
-  EmitCpuEntryPointsPassOptions entryOptions;
-  entryOptions.cpu = target.cpu;
-  entryOptions.triple = target.triple;
-  entryOptions.features = target.features;
-  entryOptions.device = device.str();
+  EmitEntryPointsPassOptions entryOptions;
   entryOptions.requirements.assign(requirements.begin(), requirements.end());
   PassManager entries(module->getName());
-  entries.addPass(createEmitCpuEntryPointsPass(entryOptions));
+  entries.addPass(createEmitEntryPointsPass(entryOptions));
   return entries.run(module);
 }
 
 /// The Vulkan pipeline for the ABI or Tile form of `module`, then the
 /// entry points and manifest of the host code, which record what the
 /// kernels need of the device.
-static LogicalResult runVulkanPipeline(ModuleOp module, unsigned index,
+static LogicalResult runVulkanPipeline(ModuleOp module,
+                                       const CompileOptions &options,
                                        const CpuTarget &target) {
-  VulkanTarget gpu = resolveVulkanTarget(index);
   VulkanPipelineOptions pipelineOptions;
   pipelineOptions.hostToLLVM = true;
-  pipelineOptions.caps = ArrayRef<std::string>(gpu.caps);
-  pipelineOptions.exts = ArrayRef<std::string>(gpu.exts);
-  pipelineOptions.device = gpu.description;
+  pipelineOptions.caps = ArrayRef<std::string>(options.caps);
+  pipelineOptions.exts = ArrayRef<std::string>(options.exts);
+  pipelineOptions.label = options.label;
+  pipelineOptions.cpu = target.cpu;
+  pipelineOptions.triple = target.triple;
+  pipelineOptions.features = target.features;
   PassManager pm(module->getName());
   if (isTileForm(module))
     buildVulkanPipeline(pm, pipelineOptions);
@@ -259,21 +266,24 @@ static LogicalResult runVulkanPipeline(ModuleOp module, unsigned index,
   if (!requirements)
     return emitError(module.getLoc())
            << llvm::toString(requirements.takeError());
-  return emitGpuEntryPoints(module, target, "vulkan", *requirements);
+  return emitGpuEntryPoints(module, *requirements);
 }
 
 /// The OpenCL pipeline (kernel bundles: SPIR-V and OpenCL C of each kernel
 /// module, the runtime picks per device), then the entry points and the
 /// manifest, whose `requires` names the extensions the kernels enable.
-static LogicalResult runOpenCLPipeline(ModuleOp module, unsigned index,
+static LogicalResult runOpenCLPipeline(ModuleOp module,
+                                       const CompileOptions &options,
                                        const CpuTarget &target) {
-  OpenCLTarget gpu = resolveOpenCLTarget(index);
   OpenCLPipelineOptions pipelineOptions;
   pipelineOptions.hostToLLVM = true;
   pipelineOptions.kernelFormat = OpenCLKernelFormat::Both;
-  pipelineOptions.fp64 = gpu.fp64;
-  pipelineOptions.fp16 = gpu.fp16;
-  pipelineOptions.device = gpu.description;
+  pipelineOptions.fp64 = llvm::is_contained(options.exts, "cl_khr_fp64");
+  pipelineOptions.fp16 = llvm::is_contained(options.exts, "cl_khr_fp16");
+  pipelineOptions.label = options.label;
+  pipelineOptions.cpu = target.cpu;
+  pipelineOptions.triple = target.triple;
+  pipelineOptions.features = target.features;
   PassManager pm(module->getName());
   if (isTileForm(module))
     buildOpenCLPipeline(pm, pipelineOptions);
@@ -286,16 +296,16 @@ static LogicalResult runOpenCLPipeline(ModuleOp module, unsigned index,
   if (!requirements)
     return emitError(module.getLoc())
            << llvm::toString(requirements.takeError());
-  return emitGpuEntryPoints(module, target, "opencl", *requirements);
+  return emitGpuEntryPoints(module, *requirements);
 }
 
 /// Runs the MLIR pipeline for the ABI or Tile form of `module`.
 static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
                                  const CpuTarget &target) {
-  if (std::optional<unsigned> index = getVulkanIndex(options.device))
-    return runVulkanPipeline(module, *index, target);
-  if (std::optional<unsigned> index = getOpenCLIndex(options.device))
-    return runOpenCLPipeline(module, *index, target);
+  if (getVulkanIndex(options.device))
+    return runVulkanPipeline(module, options, target);
+  if (getOpenCLIndex(options.device))
+    return runOpenCLPipeline(module, options, target);
   CpuPipelineOptions pipelineOptions;
   options.toPipelineOptions(pipelineOptions);
   // The resolved target, so the manifest describes exactly the code.
@@ -420,7 +430,7 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
   if (!error.empty())
     return emitError(loc) << error;
   llvm::Expected<CpuTarget> target =
-      resolveCpuTarget(options.triple, options.cpu, options.features);
+      resolveCpuTarget(options.triple, options.getCpu(), options.features);
   if (!target)
     return emitError(loc) << llvm::toString(target.takeError());
 

@@ -1,7 +1,6 @@
 //===- GpuTarget.cpp - GPU targets and the GPU launch ABI -----------------===//
 //
-// resolveVulkanTarget and resolveOpenCLTarget ask the runtime's device layers
-// what a device offers; collectSpirvRequirements reads OpCapability and
+// collectSpirvRequirements reads OpCapability and
 // OpExtension back from the serialized kernels, collectOpenCLRequirements
 // the extensions from the OpenCL kernel modules (bundles included);
 // bindGpuLaunchAbi rewrites the host module's mgpu* declarations into stubs
@@ -13,8 +12,6 @@
 
 #include "plaidml/Runtime/GpuAbi.h"
 #include "plaidml/Runtime/KernelBundle.h"
-#include "plaidml/Runtime/OpenCL.h"
-#include "plaidml/Runtime/Vulkan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVEnums.h"
@@ -31,51 +28,6 @@
 using namespace mlir;
 using namespace mlir::plaidml;
 namespace rt = ::plaidml::rt;
-
-VulkanTarget mlir::plaidml::resolveVulkanTarget(unsigned index) {
-  VulkanTarget target;
-  rt::StatusOr<std::vector<rt::VulkanDeviceInfo>> devices =
-      rt::enumerateVulkanDevices();
-  if (devices.ok() && index < devices->size()) {
-    const rt::VulkanDeviceInfo &info = (*devices)[index];
-    target.description =
-        "vulkan:" + std::to_string(index) + " (" + info.name + ")";
-    target.caps = info.spirvCapabilities();
-    target.exts = info.spirvExtensions();
-    return target;
-  }
-  // Not on this machine: a device with every feature the runtime checks.
-  rt::VulkanDeviceInfo everything;
-  everything.shaderFloat16 = everything.shaderFloat64 = true;
-  everything.shaderInt8 = everything.shaderInt16 = everything.shaderInt64 =
-      true;
-  everything.storageBuffer8Bit = everything.storageBuffer16Bit = true;
-  target.description = "vulkan:" + std::to_string(index) +
-                       " (not on this machine; its features are checked "
-                       "when the artifact is loaded)";
-  target.caps = everything.spirvCapabilities();
-  target.exts = everything.spirvExtensions();
-  return target;
-}
-
-OpenCLTarget mlir::plaidml::resolveOpenCLTarget(unsigned index) {
-  OpenCLTarget target;
-  rt::StatusOr<std::vector<rt::OpenCLDeviceInfo>> devices =
-      rt::enumerateOpenCLDevices();
-  if (devices.ok() && index < devices->size()) {
-    const rt::OpenCLDeviceInfo &info = (*devices)[index];
-    target.description =
-        "opencl:" + std::to_string(index) + " (" + info.name + ")";
-    target.fp64 = info.fp64;
-    target.fp16 = info.fp16;
-    return target;
-  }
-  target.description = "opencl:" + std::to_string(index) +
-                       " (not on this machine; its extensions are checked "
-                       "when the artifact is loaded)";
-  target.fp64 = target.fp16 = true;
-  return target;
-}
 
 /// OpCapability and OpExtension of one SPIR-V binary.
 static llvm::Error scanSpirv(StringRef bytes, std::set<std::string> &out) {

@@ -1,10 +1,7 @@
 //===- GpuTarget.h - What the compiler needs for a GPU artifact -*- C++ -*-===//
 //
-// Private to lib/Compiler: the Vulkan and OpenCL targets of `vulkan:N` and
-// `opencl:N` devices (what they offer, asked of the runtime's device
-// layers), the device requirements read back from the kernels for the
-// manifest, and
-// the rewrite of the host code's LLVM IR into the launch ABI of
+// Private to lib/Compiler: the device requirements read back from the
+// kernels for the manifest, and the rewrite of the host code's LLVM IR into the launch ABI of
 // include/plaidml/Runtime/GpuAbi.h.
 //
 //===----------------------------------------------------------------------===//
@@ -23,32 +20,6 @@ class Module;
 } // namespace llvm
 
 namespace mlir::plaidml {
-
-/// The SPIR-V environment kernels for one Vulkan device are compiled for.
-struct VulkanTarget {
-  /// "vulkan:0 (llvmpipe ...)": names the device in compile errors.
-  std::string description;
-  std::vector<std::string> caps;
-  std::vector<std::string> exts;
-};
-
-/// The target of `vulkan:index`: the device's own capabilities when this
-/// machine has it, else (compiling for another machine) every capability
-/// the runtime knows how to check, so that the artifact's manifest records
-/// what its kernels use and the runtime there decides.
-VulkanTarget resolveVulkanTarget(unsigned index);
-
-/// What kernels for one OpenCL device are compiled for.
-struct OpenCLTarget {
-  /// "opencl:0 (pthread-...)": names the device in compile errors.
-  std::string description;
-  bool fp64 = false, fp16 = false;
-};
-
-/// The target of `opencl:index`: the device's own extensions when this
-/// machine has it, else every one the runtime checks (the manifest records
-/// what the kernels use, and the runtime there decides).
-OpenCLTarget resolveOpenCLTarget(unsigned index);
 
 /// What the OpenCL kernels in `module`'s gpu.binary ops need of a device,
 /// sorted and unique: the extensions (`cl_khr_fp64`, `cl_khr_fp16`) the

@@ -37,16 +37,21 @@ mlir::plaidml::validateCpuPipelineOptions(const CpuPipelineOptions &options) {
 
 void mlir::plaidml::buildCpuLoweringPipeline(
     OpPassManager &pm, const CpuPipelineOptions &options) {
+  // The target, once, as the module's plaidml.target: the configure pass
+  // and the entry points read it.
+  AttachTargetPassOptions target;
+  target.device = "cpu";
+  target.triple = options.triple;
+  target.cpu = options.cpu;
+  target.features = options.features;
+  pm.addPass(createAttachTargetPass(target));
+
   // Elementwise consumers into their producers' nests, before anything
   // else looks at the loops: no temporaries for fused values. Then the
   // reduction nests: a schedule each, then register-blocked vector code.
-  CpuConfigurePassOptions configureOptions;
-  configureOptions.triple = options.triple;
-  configureOptions.cpu = options.cpu;
-  configureOptions.features = options.features;
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createFuseElementwisePass());
-  funcPm.addPass(createCpuConfigurePass(configureOptions));
+  funcPm.addPass(createCpuConfigurePass());
   funcPm.addPass(createCpuTileContractionsPass());
 
   // Math first, while the IR is still structured: x86 has no f16/bf16 libm,
@@ -104,11 +109,7 @@ void mlir::plaidml::buildCpuLoweringPipeline(
     pm.addPass(createConvertOpenMPToLLVMPass());
 
   // Wrappers and manifest, on llvm.func, now that the signatures are final.
-  EmitCpuEntryPointsPassOptions entryOptions;
-  entryOptions.triple = options.triple;
-  entryOptions.cpu = options.cpu;
-  entryOptions.features = options.features;
-  pm.addPass(createEmitCpuEntryPointsPass(entryOptions));
+  pm.addPass(createEmitEntryPointsPass());
 
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -11,7 +11,7 @@
 
 #include "plaidml/Pipelines/Pipelines.h"
 
-#include "plaidml/Target/Vulkan/Passes.h"
+#include "plaidml/Target/GPU/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,13 +23,10 @@
 using namespace mlir;
 using namespace mlir::plaidml;
 
-void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm,
-                                            int64_t maxWorkgroupSize) {
+void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm) {
   // Mapping, decided and recorded on the affine loops, then applied there:
   // grid loop over workgroups, workgroup loop over invocations.
-  GpuConfigurePassOptions configure;
-  configure.maxWorkgroupSize = maxWorkgroupSize;
-  pm.addNestedPass<func::FuncOp>(createGpuConfigurePass(configure));
+  pm.addNestedPass<func::FuncOp>(createGpuConfigurePass());
   pm.addNestedPass<func::FuncOp>(createGpuTileWorkgroupsPass());
 
   // affine.parallel -> scf.parallel -> gpu.launch. No canonicalization before

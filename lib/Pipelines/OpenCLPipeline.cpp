@@ -16,7 +16,9 @@
 
 #include "plaidml/Target/OpenCL/Passes.h"
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
-#include "plaidml/Target/Vulkan/Passes.h"
+#include "plaidml/Target/GPU/Passes.h"
+#include "plaidml/Target/SPIRV/Passes.h"
+#include "plaidml/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -56,33 +58,36 @@ static void prepareOpenCLSPIRVKernels(OpPassManager &pm,
 
 void mlir::plaidml::buildOpenCLLoweringPipeline(
     OpPassManager &pm, const OpenCLPipelineOptions &options) {
-  buildGpuMappingPipeline(pm, options.maxWorkgroupSize);
+  AttachTargetPassOptions device;
+  device.device = "opencl";
+  device.triple = options.triple;
+  device.cpu = options.cpu;
+  device.features = options.features;
+  if (options.fp64)
+    device.exts.push_back("cl_khr_fp64");
+  if (options.fp16)
+    device.exts.push_back("cl_khr_fp16");
+  device.maxWorkgroupSize = options.maxWorkgroupSize;
+  device.label = options.label;
+  pm.addPass(createAttachTargetPass(device));
+  buildGpuMappingPipeline(pm);
 
   switch (options.kernelFormat) {
   case OpenCLKernelFormat::SPIRV:
     prepareOpenCLSPIRVKernels(pm, options);
-    buildOpenCLSPIRVConversion(pm, options.device,
-                               /*serialize=*/options.hostToLLVM);
+    buildOpenCLSPIRVConversion(pm, /*serialize=*/options.hostToLLVM);
     break;
   case OpenCLKernelFormat::OpenCLC: {
     // Views folded into the loads and stores: kernels index flat buffers.
     pm.addNestedPass<gpu::GPUModuleOp>(memref::createFoldMemRefAliasOpsPass());
     // Always, not only with host-to-llvm: the translation is where a kernel
     // the device cannot run is reported.
-    GpuModuleToOpenCLCPassOptions emit;
-    emit.fp16 = options.fp16;
-    emit.fp64 = options.fp64;
-    emit.device = options.device;
-    pm.addPass(createGpuModuleToOpenCLCPass(emit));
+    pm.addPass(createGpuModuleToOpenCLCPass());
     break;
   }
   case OpenCLKernelFormat::Both: {
     prepareOpenCLSPIRVKernels(pm, options);
-    GpuModuleToOpenCLBundlePassOptions bundle;
-    bundle.fp16 = options.fp16;
-    bundle.fp64 = options.fp64;
-    bundle.device = options.device;
-    pm.addPass(createGpuModuleToOpenCLBundlePass(bundle));
+    pm.addPass(createGpuModuleToOpenCLBundlePass());
     break;
   }
   }

@@ -12,7 +12,9 @@
 
 #include "Registration.h"
 
-#include "plaidml/Target/Vulkan/Passes.h"
+#include "plaidml/Target/GPU/Passes.h"
+#include "plaidml/Target/SPIRV/Passes.h"
+#include "plaidml/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"
@@ -45,7 +47,17 @@ std::string mlir::plaidml::validateVulkanPipelineOptions(
 
 void mlir::plaidml::buildVulkanLoweringPipeline(
     OpPassManager &pm, const VulkanPipelineOptions &options) {
-  buildGpuMappingPipeline(pm, options.maxWorkgroupSize);
+  AttachTargetPassOptions device;
+  device.device = "vulkan";
+  device.triple = options.triple;
+  device.cpu = options.cpu;
+  device.features = options.features;
+  device.caps.assign(options.caps.begin(), options.caps.end());
+  device.exts.assign(options.exts.begin(), options.exts.end());
+  device.maxWorkgroupSize = options.maxWorkgroupSize;
+  device.label = options.label;
+  pm.addPass(createAttachTargetPass(device));
+  buildGpuMappingPipeline(pm);
 
   // SPIR-V for Vulkan, nested in each gpu.module.
   GpuSPIRVAttachTargetOptions target;
@@ -73,9 +85,7 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   pm.addNestedPass<gpu::GPUModuleOp>(math::createMathExpandOpsPass());
   // Types the device cannot run are errors at the op, before the math ops
   // become SPIR-V (docs/VulkanPipeline.md).
-  GpuCheckDeviceSupportPassOptions check;
-  check.device = options.device;
-  pm.addNestedPass<gpu::GPUModuleOp>(createGpuCheckDeviceSupportPass(check));
+  pm.addNestedPass<gpu::GPUModuleOp>(createGpuCheckDeviceSupportPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   // Also maps memref memory spaces to SPIR-V storage classes (the work of
   // map-memref-spirv-storage-class) with the target's client API.

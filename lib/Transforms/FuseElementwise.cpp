@@ -180,7 +180,7 @@ class Fuser {
 public:
   explicit Fuser(func::FuncOp func)
       : arguments(&func.getBody().front()),
-        argumentsAreDistinct(func->hasAttr("plaidml.entry")) {}
+        argumentsAreDistinct(func->hasAttr(kEntryAttrName)) {}
 
   /// Fuses the first consumer of `producer` into it; false when there is
   /// none or it may not be fused.

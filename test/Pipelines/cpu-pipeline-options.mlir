@@ -44,7 +44,7 @@
 // LOWER-NEXT:  convert-arith-to-llvm{
 // LOWER-NEXT:  convert-cf-to-llvm{
 // LOWER-NEXT:  convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
-// LOWER-NEXT:  plaidml-emit-cpu-entry-points{cpu=native device=cpu features=  triple=},
+// LOWER-NEXT:  plaidml-emit-entry-points{cpu=native device=cpu features=  triple=},
 // LOWER-NEXT:  convert-ub-to-llvm{
 // LOWER-NEXT:  reconcile-unrealized-casts
 // LOWER-NEXT: )
@@ -70,7 +70,7 @@
 
 // The target options reach the entry-point pass unresolved ("native" is
 // resolved when it runs); opt-level is for the compiler driver.
-// FULL-NEXT: plaidml-emit-cpu-entry-points{cpu=x86-64 device=cpu features=  triple=},
+// FULL-NEXT: plaidml-emit-entry-points{cpu=x86-64 device=cpu features=  triple=},
 
 // OPT: opt-level must be 0, 1, 2 or 3, not 4
 // THREADS: threads must be at least 1

@@ -1,4 +1,4 @@
-// RUN: plaidml-opt %s -plaidml-opencl-lowering-pipeline="kernel-format=both max-workgroup-size=32 device={opencl:0 (pocl)}" \
+// RUN: plaidml-opt %s -plaidml-opencl-lowering-pipeline="kernel-format=both max-workgroup-size=32 label={opencl:0 (pocl)}" \
 // RUN:   | FileCheck %s
 // RUN: plaidml-opt %s -plaidml-opencl-lowering-pipeline="kernel-format=both" \
 // RUN:   | plaidml-translate --mlir-to-opencl-c | FileCheck %s --check-prefix=TEXT

@@ -1,7 +1,7 @@
 // RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
-// RUN:   -plaidml-opencl-pipeline="device={opencl:0 (pocl)}"
+// RUN:   -plaidml-opencl-pipeline="label={opencl:0 (pocl)}"
 // RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
-// RUN:   -plaidml-opencl-pipeline="kernel-format=both device={opencl:0 (pocl)}"
+// RUN:   -plaidml-opencl-pipeline="kernel-format=both label={opencl:0 (pocl)}"
 // RUN: not plaidml-opt %s -split-input-file \
 // RUN:   -plaidml-opencl-pipeline="fp64=1 fp16=1" 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=BOTH

@@ -1,5 +1,5 @@
 // RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
-// RUN:   -plaidml-vulkan-pipeline="device={vulkan:0 (llvmpipe)}"
+// RUN:   -plaidml-vulkan-pipeline="label={vulkan:0 (llvmpipe)}"
 // RUN: not plaidml-opt %s -split-input-file \
 // RUN:   -plaidml-vulkan-pipeline="caps=Float64,Int64" 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=WIDE

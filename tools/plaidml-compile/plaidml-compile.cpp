@@ -10,6 +10,7 @@
 
 #include "plaidml/Compiler/Cache.h"
 #include "plaidml/Compiler/Compiler.h"
+#include "plaidml/Compiler/DeviceTarget.h"
 #include "plaidml/InitAll.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -38,12 +39,19 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
 static cl::opt<std::string> outputFile("o", cl::desc("Output artifact"),
                                        cl::value_desc("file"),
                                        cl::cat(category));
+static cl::opt<std::string> device(
+    "device",
+    cl::desc("Target device: cpu, vulkan:N or opencl:N (kernels for what "
+             "that device of this machine offers; for a device this machine "
+             "does not have, for every feature the runtime checks)"),
+    cl::init("cpu"), cl::cat(category));
 static cl::opt<std::string>
-    device("device", cl::desc("Target device: cpu (vulkan:N, opencl:N later)"),
-           cl::init("cpu"), cl::cat(category));
-static cl::opt<std::string>
-    cpu("cpu", cl::desc("LLVM CPU name, or 'native' for the host CPU"),
-        cl::init("native"), cl::cat(category));
+    cpu("cpu",
+        cl::desc("LLVM CPU name, or 'native' for the host CPU (default: "
+                 "native for cpu; for the host code of vulkan:N and "
+                 "opencl:N the portable x86-64 baseline, so the artifact "
+                 "runs on other machines)"),
+        cl::init(""), cl::cat(category));
 static cl::opt<std::string> triple("triple",
                                    cl::desc("Target triple (default: host)"),
                                    cl::init(""), cl::cat(category));
@@ -132,6 +140,8 @@ int main(int argc, char **argv) {
   std::string error = validateCompileOptions(options);
   if (!error.empty())
     return fail(error);
+  // The device is resolved here, not in the compiler library.
+  resolveDeviceTarget(options);
 
   std::string readError;
   std::unique_ptr<llvm::MemoryBuffer> input =

@@ -14,6 +14,8 @@
 
 #include "plaidml/Compiler/Cache.h"
 #include "plaidml/Compiler/Compiler.h"
+#include "plaidml/Compiler/DeviceTarget.h"
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
 #include "plaidml/Frontend/TileLang/Importer.h"
 #include "plaidml/InitAll.h"
 #include "plaidml/Reference/Interpreter.h"
@@ -302,8 +304,8 @@ openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
   // attributes (docs/ABI.md section 1).
   SmallVector<Type> inputTypes(fn.getArgumentTypes()),
       outputTypes(fn.getResultTypes());
-  auto abiInputs = fn->getAttrOfType<ArrayAttr>("plaidml.inputs");
-  auto abiOutputs = fn->getAttrOfType<ArrayAttr>("plaidml.outputs");
+  auto abiInputs = fn->getAttrOfType<ArrayAttr>(mlir::plaidml::kInputsAttrName);
+  auto abiOutputs = fn->getAttrOfType<ArrayAttr>(mlir::plaidml::kOutputsAttrName);
   if (abiInputs && abiOutputs) {
     if (device == "reference")
       return rt::Status::failure(
@@ -337,6 +339,7 @@ openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
   std::string invalid = mlir::plaidml::validateCompileOptions(options);
   if (!invalid.empty())
     return rt::Status::failure(invalid);
+  mlir::plaidml::resolveDeviceTarget(options);
   FailureOr<mlir::plaidml::CachedArtifact> artifact =
       mlir::plaidml::getCachedArtifact(*(*program)->context, (*program)->text,
                                        options, path);

@@ -3,7 +3,9 @@
 // The compiler driver behind plaidml-compile and plaidml-run: runs the target
 // pipeline on a module, generates machine code with LLVM and links the
 // artifact of docs/ABI.md section 4 (a shared library: CPU code, or host
-// code with the SPIR-V kernels it launches). Errors
+// code with the kernels it launches). The device is an input: the tools
+// resolve a device name into CompileOptions (DeviceTarget.h), this library
+// does not look at the machine's devices. Errors
 // are reported as MLIR diagnostics on the module's context, each naming what
 // failed. Cache.h adds the on-disk compile cache on top.
 //
@@ -17,6 +19,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::plaidml {
 
@@ -25,13 +28,15 @@ struct CpuPipelineOptions;
 /// What to compile for. The CPU fields mirror CpuPipelineOptions (a plain,
 /// copyable struct, unlike PassPipelineOptions).
 struct CompileOptions {
-  /// `cpu` or `vulkan:N` (kernels for that device's SPIR-V capabilities,
-  /// or for all of them when this machine has no such device; host code
-  /// for the CPU fields below). `opencl:N` is recognized but has no
-  /// compiler yet.
+  /// `cpu`, `vulkan:N` or `opencl:N`: the device kind, and the name the
+  /// cache and diagnostics use. What a GPU's kernels may use is in `caps`
+  /// and `exts` (resolveDeviceTarget in DeviceTarget.h fills them).
   std::string device = "cpu";
-  /// LLVM CPU name or "native".
-  std::string cpu = "native";
+  /// LLVM CPU name or "native" for the CPU code (all of a CPU artifact, the
+  /// host code of a GPU one). Empty: "native" for cpu, the portable
+  /// baseline of the triple's architecture ("x86-64") for the host code of
+  /// a GPU artifact, so that the artifact runs on other machines.
+  std::string cpu;
   /// Target triple; empty for the host's.
   std::string triple;
   /// Subtarget features "+a,-b"; empty for the host's (native) or the
@@ -42,6 +47,12 @@ struct CompileOptions {
   /// Threads of CPU code: 1 is sequential; more runs the large loops as
   /// OpenMP worksharing loops and links libomp (docs/CpuPipeline.md).
   unsigned threads = 1;
+  /// What the kernels may use: SPIR-V capabilities and extensions
+  /// (vulkan), device extensions such as cl_khr_fp64 (opencl). Empty: the
+  /// baseline every device of the kind has.
+  std::vector<std::string> caps, exts;
+  /// How diagnostics name the device, e.g. "vulkan:0 (llvmpipe)".
+  std::string label;
   /// Path of ld.lld; empty to look next to the LLVM tools, then on PATH.
   std::string linker;
   /// Directory holding libomp.so (threads > 1); empty to look next to the
@@ -50,6 +61,8 @@ struct CompileOptions {
 
   /// Copies the fields into pipeline options.
   void toPipelineOptions(CpuPipelineOptions &options) const;
+  /// `cpu`, or the default for the device when it is empty.
+  std::string getCpu() const;
 };
 
 /// Checks what can be checked without a module: the device, opt-level and
@@ -65,7 +78,7 @@ LogicalResult compileToArtifact(ModuleOp module, const CompileOptions &options,
 
 /// The options string that identifies generated code: every CPU option with
 /// "native" and the defaults resolved for this machine, so the same text on
-/// two machines differs when their CPUs do. The cache key uses it. Fails
+/// two machines differs when their CPUs do, and the GPU's caps and exts. The cache key uses it. Fails
 /// with a message when the options are invalid or the target does not
 /// resolve.
 llvm::Expected<std::string>

@@ -68,7 +68,8 @@ def ConvertTileToAffinePass : Pass<"convert-tile-to-affine", "ModuleOp"> {
   }];
   let dependentDialects = [
     "affine::AffineDialect", "arith::ArithDialect", "func::FuncDialect",
-    "math::MathDialect", "memref::MemRefDialect", "scf::SCFDialect"
+    "math::MathDialect", "memref::MemRefDialect", "scf::SCFDialect",
+    "PlaidMLDialect"
   ];
 }
 

@@ -1,7 +1,7 @@
 //===- Pipelines.h - PlaidML target pipelines -------------------*- C++ -*-===//
 //
 // The pass pipelines that take Tile-dialect programs to a target, with typed
-// options, as C++ functions other compilers can call (DESIGN.md section 4).
+// options, as C++ functions other compilers can call (docs/Design.md section 4).
 // The textual registrations (-plaidml-cpu-pipeline, ...) are for tests and
 // plaidml-opt. docs/CpuPipeline.md, VulkanPipeline.md and OpenCLPipeline.md
 // describe the stages and pass order of each target.
@@ -19,15 +19,17 @@
 
 namespace mlir::plaidml {
 
-/// The spine every target shares (DESIGN.md section 2): tile-compute-bounds
+/// The spine every target shares (docs/Design.md section 2): tile-compute-bounds
 /// on every function, then convert-tile-to-affine, from Tile-dialect
 /// functions to the ABI form of docs/ABI.md section 1. Add it to a pass
 /// manager on `builtin.module`.
 void buildTileToAffinePipeline(OpPassManager &pm);
 
 /// Options of the CPU pipelines. "native" and empty strings stand for the
-/// host; plaidml-emit-cpu-entry-points and the compiler resolve them (see
-/// CpuTarget.h).
+/// host; plaidml-emit-entry-points and the compiler resolve them (see
+/// CpuTarget.h). Every target pipeline starts with plaidml-attach-target,
+/// which records its target options as the module's `plaidml.target`; the
+/// passes read that, not options of their own.
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<std::string> cpu{
       *this, "cpu",
@@ -76,14 +78,15 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 void registerCpuPipelines();
 
 /// The GPU mapping every GPU target shares (docs/VulkanPipeline.md steps
-/// 2-7): plaidml-gpu-configure{max-workgroup-size},
+/// 2-7): plaidml-gpu-configure (with the max_workgroup_size of the module's
+/// plaidml.target),
 /// plaidml-gpu-tile-workgroups, lower-affine, gpu-map-parallel-loops,
 /// convert-parallel-loops-to-gpu, canonicalize,
 /// gpu-launch-sink-index-computations and gpu-kernel-outlining. From ABI-form
 /// functions to host functions that `gpu.launch_func` one `gpu.module` per
 /// outermost loop nest, kernels taking only memrefs. Add it to a pass manager
 /// on `builtin.module`.
-void buildGpuMappingPipeline(OpPassManager &pm, int64_t maxWorkgroupSize);
+void buildGpuMappingPipeline(OpPassManager &pm);
 
 /// The host half every GPU target shares, once its kernels are `gpu.binary`
 /// ops: device buffers (plaidml-gpu-host-buffers), i1 buffers passed as
@@ -115,11 +118,26 @@ struct VulkanPipelineOptions
       llvm::cl::desc("SPIR-V extensions the device has "
                      "(SPV_KHR_storage_buffer_storage_class is always "
                      "added)")};
-  PassOptions::Option<std::string> device{
-      *this, "device",
+  PassOptions::Option<std::string> label{
+      *this, "label",
       llvm::cl::desc("The device in errors about types it cannot run "
                      "(e.g. 'vulkan:0 (llvmpipe)')"),
-      llvm::cl::init("the target device")};
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> triple{
+      *this, "triple",
+      llvm::cl::desc("Target triple of the host code (empty: the host's)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("LLVM CPU name of the host code (empty: the portable "
+                     "baseline, x86-64 on x86-64, so the artifact runs on "
+                     "other machines; 'native': this one)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Subtarget features of the host code '+a,-b' (empty: "
+                     "the CPU's own)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Serialize the kernels (gpu-module-to-binary) and lower "
@@ -187,11 +205,26 @@ struct OpenCLPipelineOptions
       llvm::cl::desc("The device has half precision arithmetic "
                      "(cl_khr_fp16)"),
       llvm::cl::init(false)};
-  PassOptions::Option<std::string> device{
-      *this, "device",
+  PassOptions::Option<std::string> label{
+      *this, "label",
       llvm::cl::desc("The device in errors about types it cannot run "
                      "(e.g. 'opencl:0 (pthread-...)')"),
-      llvm::cl::init("the target device")};
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> triple{
+      *this, "triple",
+      llvm::cl::desc("Target triple of the host code (empty: the host's)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("LLVM CPU name of the host code (empty: the portable "
+                     "baseline, x86-64 on x86-64, so the artifact runs on "
+                     "other machines; 'native': this one)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Subtarget features of the host code '+a,-b' (empty: "
+                     "the CPU's own)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Kernels into gpu.binary ops (spirv: "

@@ -1,6 +1,6 @@
 //===- Device.h - Device names, the default device, listing -----*- C++ -*-===//
 //
-// Devices are named "cpu", "vulkan:N" and "opencl:N" (DESIGN.md section 5).
+// Devices are named "cpu", "vulkan:N" and "opencl:N" (docs/Design.md section 5).
 // This header parses and prints those names, resolves the default device
 // (the PLAIDML_DEVICE environment variable, else the `device` key of the
 // config file that plaidml-setup writes, else "cpu"), reads and writes that

@@ -1,6 +1,6 @@
 //===- OpenCL.h - OpenCL devices, buffers and kernels -----------*- C++ -*-===//
 //
-// The device layer of the OpenCL runtime (DESIGN.md section 5), the twin of
+// The device layer of the OpenCL runtime (docs/Design.md section 5), the twin of
 // Vulkan.h. The ICD loader is opened at run time with
 // dlopen("libOpenCL.so.1"), so nothing links against libOpenCL and a machine
 // without it still runs on the CPU. The devices of every platform are listed

@@ -9,6 +9,8 @@
 #ifndef PLAIDML_TRANSFORMS_PASSES_H
 #define PLAIDML_TRANSFORMS_PASSES_H
 
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 

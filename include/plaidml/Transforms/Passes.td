@@ -10,6 +10,51 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AttachTargetPass : Pass<"plaidml-attach-target", "mlir::ModuleOp"> {
+  let summary = "Record what the module is compiled for as its plaidml.target";
+  let description = [{
+    Sets the module's `plaidml.target` (a `#plaidml.target`, see
+    docs/generated/PlaidMLDialect.md) from the options, replacing any there
+    is. Every pass that depends on the target reads that attribute, so this
+    is the one place target options enter the IR; the pipelines add this
+    pass first, from their own options.
+
+    ```
+    plaidml-opt -plaidml-attach-target="device=vulkan caps=Float64 label={vulkan:0 (llvmpipe)}"
+    ```
+
+    gives `module attributes {plaidml.target = #plaidml.target<device =
+    vulkan, cpu = "x86-64", caps = ["Float64"], label = "vulkan:0
+    (llvmpipe)">}`. An empty `cpu` is the default of the device: `native`
+    for `cpu`, the portable `x86-64` baseline (`generic` on other
+    architectures) for the host code of a GPU artifact, so that it runs on
+    any machine the GPU artifact is copied to. The options are checked as
+    the attribute's verifier checks them; an unknown device is an error.
+  }];
+  let dependentDialects = ["mlir::plaidml::PlaidMLDialect"];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"cpu\"",
+           "Device kind: cpu, vulkan or opencl">,
+    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
+           "Target triple of the CPU code (empty: the host's)">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "LLVM CPU name or 'native' (empty: native for cpu, a portable "
+           "baseline for a GPU's host code)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Subtarget features '+a,-b' (empty: the CPU's own, the host's "
+           "for native)">,
+    ListOption<"caps", "caps", "std::string",
+               "What the kernels may use (vulkan: SPIR-V capabilities)">,
+    ListOption<"exts", "exts", "std::string",
+               "What the kernels may use (vulkan: SPIR-V extensions; "
+               "opencl: device extensions such as cl_khr_fp64)">,
+    Option<"maxWorkgroupSize", "max-workgroup-size", "int64_t",
+           /*default=*/"256", "Most invocations per workgroup (1-1024)">,
+    Option<"label", "label", "std::string", /*default=*/"\"\"",
+           "How diagnostics name the device, e.g. 'vulkan:0 (llvmpipe)'">,
+  ];
+}
+
 def FuseElementwisePass
     : Pass<"plaidml-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "Fuse elementwise consumer nests into the nests that produce "

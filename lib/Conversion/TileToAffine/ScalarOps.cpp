@@ -1,6 +1,6 @@
 //===- ScalarOps.cpp - Tile element semantics on arith values -------------===//
 //
-// The element arithmetic of DESIGN.md section 3, built from arith, math and
+// The element arithmetic of docs/Design.md section 3, built from arith, math and
 // scf ops on signless values, matching the reference interpreter
 // (lib/Reference/Scalar.cpp) case by case: conversions (saturating float to
 // integer, `!= 0` to i1), signed versus unsigned division, remainder,

@@ -276,40 +276,21 @@ bool cpu::isPackable(const ContractionNest &nest, affine::AffineLoadOp load) {
   return true;
 }
 
-DictionaryAttr Schedule::toAttr(MLIRContext *ctx) const {
-  Builder b(ctx);
-  return b.getDictionaryAttr({
-      b.getNamedAttr("lanes", b.getI64IntegerAttr(lanes)),
-      b.getNamedAttr("rows", b.getI64IntegerAttr(rows)),
-      b.getNamedAttr("vectors", b.getI64IntegerAttr(vectors)),
-      b.getNamedAttr("panels_per_block", b.getI64IntegerAttr(panelsPerBlock)),
-      b.getNamedAttr("pack", b.getBoolAttr(pack)),
-      b.getNamedAttr("unroll_inner", b.getBoolAttr(unrollInner)),
-  });
+CpuScheduleAttr Schedule::toAttr(MLIRContext *ctx) const {
+  return CpuScheduleAttr::get(ctx, lanes, rows, vectors, panelsPerBlock, pack,
+                              unrollInner);
 }
 
 std::optional<Schedule> Schedule::fromAttr(Attribute attr) {
-  auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
-  if (!dict)
-    return std::nullopt;
-  auto getInt = [&](StringRef name) -> std::optional<int64_t> {
-    auto value = dict.getAs<IntegerAttr>(name);
-    if (!value || value.getInt() < 1)
-      return std::nullopt;
-    return value.getInt();
-  };
-  auto lanes = getInt("lanes"), rows = getInt("rows"),
-       vectors = getInt("vectors"), panels = getInt("panels_per_block");
-  auto pack = dict.getAs<BoolAttr>("pack");
-  auto unroll = dict.getAs<BoolAttr>("unroll_inner");
-  if (!lanes || !rows || !vectors || !panels || !pack || !unroll)
+  auto typed = dyn_cast_or_null<CpuScheduleAttr>(attr);
+  if (!typed)
     return std::nullopt;
   Schedule schedule;
-  schedule.lanes = *lanes;
-  schedule.rows = *rows;
-  schedule.vectors = *vectors;
-  schedule.panelsPerBlock = *panels;
-  schedule.pack = pack.getValue();
-  schedule.unrollInner = unroll.getValue();
+  schedule.lanes = typed.getLanes();
+  schedule.rows = typed.getRows();
+  schedule.vectors = typed.getVectors();
+  schedule.panelsPerBlock = typed.getPanelsPerBlock();
+  schedule.pack = typed.getPack();
+  schedule.unrollInner = typed.getUnrollInner();
   return schedule;
 }

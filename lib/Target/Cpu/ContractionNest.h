@@ -26,6 +26,8 @@
 #ifndef PLAIDML_LIB_TARGET_CPU_CONTRACTIONNEST_H
 #define PLAIDML_LIB_TARGET_CPU_CONTRACTIONNEST_H
 
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -85,8 +87,8 @@ std::optional<ContractionNest> matchContractionNest(affine::AffineParallelOp op,
 /// packed once and read by every row block.
 bool isPackable(const ContractionNest &nest, affine::AffineLoadOp load);
 
-/// The schedule plaidml-cpu-configure records on the nest as the
-/// `plaidml.cpu.schedule` dictionary and plaidml-cpu-tile-contractions
+/// The schedule plaidml-cpu-configure records on the nest as its
+/// `#plaidml.cpu_schedule` and plaidml-cpu-tile-contractions
 /// follows.
 struct Schedule {
   /// Vector lanes (elements of the accumulator type per register).
@@ -101,8 +103,8 @@ struct Schedule {
   /// Whether the innermost reduction loop is unrolled into the block.
   bool unrollInner = false;
 
-  static constexpr StringLiteral attrName = "plaidml.cpu.schedule";
-  DictionaryAttr toAttr(MLIRContext *ctx) const;
+  static constexpr StringLiteral attrName = kCpuScheduleAttrName;
+  CpuScheduleAttr toAttr(MLIRContext *ctx) const;
   static std::optional<Schedule> fromAttr(Attribute attr);
 };
 

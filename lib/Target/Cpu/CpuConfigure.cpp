@@ -144,8 +144,9 @@ struct CpuConfigurePass
   void runOnOperation() override {
     unsigned bits = vectorBits;
     if (bits == 0) {
-      llvm::Expected<CpuTarget> target =
-          resolveCpuTarget(triple, cpu, features);
+      TargetAttr attr = getTargetOrDefault(getOperation());
+      llvm::Expected<CpuTarget> target = resolveCpuTarget(
+          attr.getTriple(), attr.getCpu(), attr.getFeatures());
       if (!target) {
         getOperation().emitError()
             << "plaidml-cpu-configure: " << llvm::toString(target.takeError());

@@ -77,13 +77,13 @@ struct GpuModuleToOpenCLBundlePass
     Base::getDependentDialects(registry);
     // The dynamic pipeline creates ops of these dialects inside this pass.
     OpPassManager pm(ModuleOp::getOperationName());
-    buildOpenCLSPIRVConversion(pm, device, /*serialize=*/true);
+    buildOpenCLSPIRVConversion(pm, /*serialize=*/true);
     pm.getDependentDialects(registry);
   }
 
   LogicalResult initialize(MLIRContext *) override {
     spirvPipeline.emplace(ModuleOp::getOperationName());
-    buildOpenCLSPIRVConversion(*spirvPipeline, device, /*serialize=*/true);
+    buildOpenCLSPIRVConversion(*spirvPipeline, /*serialize=*/true);
     return success();
   }
 
@@ -117,9 +117,12 @@ struct GpuModuleToOpenCLBundlePass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     OpenCLCOptions options;
+    TargetAttr device = getTargetOrDefault(getOperation());
+    bool fp16 = device.hasExtension("cl_khr_fp16");
+    bool fp64 = device.hasExtension("cl_khr_fp64");
     options.fp16 = fp16;
     options.fp64 = fp64;
-    options.device = device;
+    options.device = device.getDeviceLabel();
     // As in plaidml-gpu-module-to-opencl-c: the kernels of one Tile op
     // report its errors once.
     ReportOnceDiagnosticHandler reportOnce(context);

@@ -35,9 +35,12 @@ struct GpuModuleToOpenCLCPass
 
   void runOnOperation() override {
     OpenCLCOptions options;
+    TargetAttr device = getTargetOrDefault(getOperation());
+    bool fp16 = device.hasExtension("cl_khr_fp16");
+    bool fp64 = device.hasExtension("cl_khr_fp64");
     options.fp16 = fp16;
     options.fp64 = fp64;
-    options.device = device;
+    options.device = device.getDeviceLabel();
     // Kernels made from one Tile op (a contraction's fill and its
     // reduction) would repeat its errors: each is reported once.
     ReportOnceDiagnosticHandler reportOnce(&getContext());

@@ -10,7 +10,7 @@
 
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
 
-#include "plaidml/Target/Vulkan/Passes.h"
+#include "plaidml/Target/SPIRV/Passes.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"
@@ -43,12 +43,9 @@ Attribute mlir::plaidml::getOpenCLTargetEnv(MLIRContext *context, bool fp16,
 }
 
 void mlir::plaidml::buildOpenCLSPIRVConversion(OpPassManager &pm,
-                                               StringRef device,
                                                bool serialize) {
   pm.addNestedPass<gpu::GPUModuleOp>(createGpuExposeTargetEnvPass());
-  GpuCheckDeviceSupportPassOptions check;
-  check.device = device.str();
-  pm.addNestedPass<gpu::GPUModuleOp>(createGpuCheckDeviceSupportPass(check));
+  pm.addNestedPass<gpu::GPUModuleOp>(createGpuCheckDeviceSupportPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   // Memory spaces become CrossWorkgroup for the OpenCL client API; index
   // is 64-bit to match Physical64 pointers.

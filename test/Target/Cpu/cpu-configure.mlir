@@ -8,9 +8,9 @@
 // of AVX-512's 32 registers), the right-hand side packed in blocks of
 // panels; with AVX2 (16 registers): 12 accumulators of 8 lanes.
 // CHECK-LABEL: func.func @matmul
-// CHECK: plaidml.cpu.schedule = {lanes = 16 : i64, pack = true, panels_per_block = 4 : i64, rows = 14 : i64, unroll_inner = false, vectors = 2 : i64}
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 14, vectors = 2, panels_per_block = 4, pack = true, unroll_inner = false>
 // AVX2-LABEL: func.func @matmul
-// AVX2: plaidml.cpu.schedule = {lanes = 8 : i64, pack = true, {{.*}}rows = {{[0-9]+}} : i64
+// AVX2: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = {{[0-9]+}}, {{.*}}pack = true
 func.func @matmul(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
   %zero = arith.constant 0.0 : f32
   // expected-remark @+1 {{CPU schedule: 14 x 2 vectors of 16, 4 panels per block, packed}}
@@ -33,7 +33,7 @@ func.func @matmul(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<5
 // vectors of the 32 channels share one panel; the 3-tap window loop is
 // unrolled so that neighbouring rows share their loads.
 // CHECK-LABEL: func.func @depthwise
-// CHECK: plaidml.cpu.schedule = {{{.*}}rows = 14 : i64, unroll_inner = true, vectors = 2 : i64}
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<{{.*}}rows = 14, vectors = 2, {{.*}}unroll_inner = true>
 func.func @depthwise(%i: memref<1x30x30x32xf32>, %k: memref<3x3x32xf32>, %o: memref<1x28x28x32xf32>) {
   %zero = arith.constant 0.0 : f32
   // expected-remark @+1 {{CPU schedule: 14 x 2 vectors of 16, 1 panels per block, packed, inner reduction loop unrolled}}

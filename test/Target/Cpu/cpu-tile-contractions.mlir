@@ -58,8 +58,8 @@ func.func @matmul_bias_relu(%a: memref<5x3xf32>, %b: memref<3x40xf32>, %bias: me
     %neg = arith.cmpf olt, %t, %zero : f32
     %relu = arith.select %neg, %zero, %t : f32
     affine.store %relu, %c[%m, %n] : memref<5x40xf32>
-  } {plaidml.cpu.schedule = {lanes = 16 : i64, rows = 2 : i64, vectors = 1 : i64,
-                             panels_per_block = 1 : i64, pack = true, unroll_inner = false}}
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 2, vectors = 1,
+                             panels_per_block = 1, pack = true, unroll_inner = false>}
   return
 }
 
@@ -91,24 +91,9 @@ func.func @window(%i: memref<1x18xf32>, %k: memref<3xf32>, %o: memref<1x16xf32>)
       affine.yield %s : f32
     }
     affine.store %r, %o[%h, %w] : memref<1x16xf32>
-  } {plaidml.cpu.schedule = {lanes = 16 : i64, rows = 1 : i64, vectors = 1 : i64,
-                             panels_per_block = 1 : i64, pack = false, unroll_inner = true}}
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 1, vectors = 1,
+                             panels_per_block = 1, pack = false, unroll_inner = true>}
   return
 }
 
-// -----
-
-// A malformed schedule is an error at the nest.
-func.func @malformed(%a: memref<16x16xf32>, %c: memref<16x16xf32>) {
-  %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{plaidml-cpu-tile-contractions: cannot follow the plaidml.cpu.schedule here: the schedule is malformed}}
-  affine.parallel (%m, %n) = (0, 0) to (16, 16) {
-    %r = affine.for %k = 0 to 16 iter_args(%acc = %zero) -> (f32) {
-      %x = affine.load %a[%m, %k] : memref<16x16xf32>
-      %s = arith.addf %acc, %x : f32
-      affine.yield %s : f32
-    }
-    affine.store %r, %c[%m, %n] : memref<16x16xf32>
-  } {plaidml.cpu.schedule = {lanes = 16 : i64}}
-  return
-}
+// A malformed schedule is a verifier error (test/Dialect/PlaidML/invalid.mlir).

@@ -1,5 +1,5 @@
 // RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
-// RUN:   -plaidml-gpu-module-to-opencl-c="fp64=1 device={opencl:0 (pocl)}"
+// RUN:   -plaidml-attach-target="device=opencl exts=cl_khr_fp64 label={opencl:0 (pocl)}" -plaidml-gpu-module-to-opencl-c
 
 // What has no OpenCL C translation is an error at the op, never a guess;
 // every such op of a kernel is reported. (f16 and f64 without the device's

@@ -1,6 +1,6 @@
-// RUN: plaidml-opt %s -plaidml-gpu-module-to-opencl-c="fp64=1" \
+// RUN: plaidml-opt %s -plaidml-attach-target="device=opencl exts=cl_khr_fp64" -plaidml-gpu-module-to-opencl-c \
 // RUN:   | FileCheck %s --check-prefix=BINARY
-// RUN: plaidml-opt %s -plaidml-gpu-module-to-opencl-c="fp64=1" \
+// RUN: plaidml-opt %s -plaidml-attach-target="device=opencl exts=cl_khr_fp64" -plaidml-gpu-module-to-opencl-c \
 // RUN:   | plaidml-translate --mlir-to-opencl-c | FileCheck %s
 // RUN: plaidml-translate %s --mlir-to-opencl-c --opencl-fp64 | FileCheck %s
 

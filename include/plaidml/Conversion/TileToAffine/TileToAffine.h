@@ -14,6 +14,10 @@
 
 #include "mlir/Transforms/DialectConversion.h"
 
+// The attribute names of the calling convention (docs/ABI.md section 1):
+// kEntryAttrName, kInputsAttrName, kOutputsAttrName.
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
+
 namespace mlir::plaidml {
 
 /// Converts `tensor<2x3xsi32>` to `memref<2x3xi32>`: same shape, identity
@@ -22,11 +26,6 @@ class TileToAffineTypeConverter : public TypeConverter {
 public:
   TileToAffineTypeConverter();
 };
-
-/// Attribute names of the calling convention (docs/ABI.md section 1).
-inline constexpr llvm::StringLiteral kEntryAttrName = "plaidml.entry";
-inline constexpr llvm::StringLiteral kInputsAttrName = "plaidml.inputs";
-inline constexpr llvm::StringLiteral kOutputsAttrName = "plaidml.outputs";
 
 /// Adds the patterns that lower every Tile op, the signature of functions
 /// on tensors, and their func.return. Every tile.contract must carry the

@@ -8,6 +8,8 @@
 #ifndef PLAIDML_TARGET_CPU_PASSES_H
 #define PLAIDML_TARGET_CPU_PASSES_H
 
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -11,10 +11,10 @@
 
 include "mlir/Pass/PassBase.td"
 
-def EmitCpuEntryPointsPass
-    : Pass<"plaidml-emit-cpu-entry-points", "mlir::ModuleOp"> {
-  let summary = "Emit the entry-point wrappers and the manifest of a CPU "
-                "artifact";
+def EmitEntryPointsPass
+    : Pass<"plaidml-emit-entry-points", "mlir::ModuleOp"> {
+  let summary = "Emit the entry-point wrappers and the manifest of an "
+                "artifact (CPU code, or a GPU artifact's host code)";
   let description = [{
     Runs on the LLVM dialect, after `convert-func-to-llvm` with the
     bare-pointer calling convention (`use-bare-ptr-memref-call-conv=1`). For
@@ -54,10 +54,12 @@ def EmitCpuEntryPointsPass
     the Tile dialect treats them. The pass also sets `llvm.target_triple` on
     the module, so a later `--mlir-to-llvmir` produces IR for that target.
 
-    `cpu=native` means the host CPU and, when `features` is empty, its
-    features; a named CPU with empty `features` records the features the CPU
-    implies. For a GPU artifact (`device=vulkan`), the host code is CPU code
-    like any other and `requires` lists what the kernels need of the device
+    The device kind, triple, CPU and features come from the module's
+    `plaidml.target` (`plaidml-attach-target`; without one, a CPU artifact
+    for the host). `cpu = "native"` means the host CPU and, when `features`
+    is empty, its features; a named CPU with empty `features` records the
+    features the CPU implies. For a GPU artifact (`device = vulkan` or
+    `opencl`), the host code is CPU code like any other and `requires` lists what the kernels need of the device
     (`requires Shader,Float64,SPV_KHR_8bit_storage`), which the runtime
     checks before it loads the artifact. An entry function that is not in bare-pointer form, or whose
     `plaidml.inputs`/`plaidml.outputs` do not match its arguments, is an
@@ -65,16 +67,6 @@ def EmitCpuEntryPointsPass
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
   let options = [
-    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
-           "Target triple (empty: the host's)">,
-    Option<"cpu", "cpu", "std::string", /*default=*/"\"native\"",
-           "LLVM CPU name, or 'native' for the host CPU">,
-    Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "Subtarget features, '+a,-b' (empty: the host's for 'native', "
-           "the CPU's own otherwise)">,
-    Option<"device", "device", "std::string", /*default=*/"\"cpu\"",
-           "Device kind recorded in the manifest: 'cpu', or 'vulkan' for "
-           "host code that launches GPU kernels">,
     ListOption<"requirements", "requires", "std::string",
                "What the device must offer (SPIR-V capabilities and "
                "extensions of the kernels), recorded as the manifest's "
@@ -97,9 +89,9 @@ def CpuConfigurePass
     ```mlir
     affine.parallel ... {
       ...
-    } {plaidml.cpu.schedule = {lanes = 16, rows = 14, vectors = 2,
-                               panels_per_block = 4, pack = true,
-                               unroll_inner = false}}
+    } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 14,
+          vectors = 2, panels_per_block = 4, pack = true,
+          unroll_inner = false>}
     ```
 
     The vector dimension is the index of the stored element's contiguous
@@ -118,21 +110,16 @@ def CpuConfigurePass
     at most 4 steps whose index slides a window with the row index (a
     depthwise convolution's `kw`), so that overlapping windows load once.
 
-    `vector-bits` is the vector register width; 0 takes it from the target
-    (`cpu`/`features`: 512 with avx512f, 256 with avx, 128 otherwise on
+    `vector-bits` is the vector register width; 0 takes it from the
+    module's `plaidml.target` (its `cpu` and `features`: 512 with avx512f, 256 with avx, 128 otherwise on
     x86 and on AArch64). Nests that do not have the shape, or whose vector
     dimension is shorter than one vector, get no schedule and stay as they
     are. With `remarks=1` every nest gets a remark saying what was chosen
     or why not.
   }];
-  let dependentDialects = ["mlir::affine::AffineDialect"];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::plaidml::PlaidMLDialect"];
   let options = [
-    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
-           "Target triple (empty: the host's)">,
-    Option<"cpu", "cpu", "std::string", /*default=*/"\"native\"",
-           "LLVM CPU name, or 'native' for the host CPU">,
-    Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "Subtarget features, '+a,-b'">,
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
            "Vector register width in bits (0: from the target)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",

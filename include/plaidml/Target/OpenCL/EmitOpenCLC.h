@@ -11,6 +11,8 @@
 #ifndef PLAIDML_TARGET_OPENCL_EMITOPENCLC_H
 #define PLAIDML_TARGET_OPENCL_EMITOPENCLC_H
 
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
 
@@ -31,16 +33,14 @@ struct OpenCLCOptions {
   std::string device = "the target device";
 };
 
-/// The key of the `#gpu.object` property that says what the object holds,
-/// and its values for OpenCL C text and for a kernel bundle (SPIR-V and
-/// OpenCL C of the same kernels, plaidml/Runtime/KernelBundle.h).
-constexpr llvm::StringLiteral kKernelFormatAttrName = "plaidml.kernel_format";
+/// The values of the `#gpu.object` property kKernelFormatAttrName
+/// (PlaidMLDialect.h) that says what the object holds: OpenCL C text, or a
+/// kernel bundle (SPIR-V and OpenCL C of the same kernels,
+/// plaidml/Runtime/KernelBundle.h), whose kKernelFormatsAttrName lists the
+/// formats it holds (["spirv", "opencl-c"]) and kKernelNoteAttrName says
+/// why one is missing ("no SPIR-V: ...").
 constexpr llvm::StringLiteral kOpenCLCKernelFormat = "opencl-c";
 constexpr llvm::StringLiteral kBundleKernelFormat = "bundle";
-/// The properties of a bundle object: the formats it holds (["spirv",
-/// "opencl-c"]), and why one is missing ("no SPIR-V: ...").
-constexpr llvm::StringLiteral kKernelFormatsAttrName = "plaidml.kernel_formats";
-constexpr llvm::StringLiteral kKernelNoteAttrName = "plaidml.note";
 
 /// Prints every kernel of `module` as one OpenCL C 1.2 program. An op
 /// without a translation or a type the device lacks is reported at the op

@@ -8,6 +8,8 @@
 #ifndef PLAIDML_TARGET_OPENCL_PASSES_H
 #define PLAIDML_TARGET_OPENCL_PASSES_H
 
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/IR/BuiltinOps.h"

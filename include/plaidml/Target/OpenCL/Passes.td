@@ -41,10 +41,13 @@ def GpuModuleToOpenCLCPass
     guarded against zero and overflow, `arith.maximumf`/`minimumf`
     propagating NaN, math ops as OpenCL builtins, and
     `#pragma OPENCL FP_CONTRACT OFF` (no fused multiply-adds the IR did not
-    ask for). Without `fp16`, f16 is emulated: `half` buffers through
+    ask for). What the device has comes from the module's `plaidml.target`:
+    `cl_khr_fp16` and `cl_khr_fp64` among its `exts` (the pipeline options
+    `fp16` and `fp64`), its `label` in messages. Without `cl_khr_fp16`, f16
+    is emulated: `half` buffers through
     `vload_half`/`vstore_half_rte`, values in `float`s rounded to f16 after
     every op (docs/OpenCLPipeline.md). An op without a translation, or a
-    type the device lacks (f64 without `fp64`, bf16 on any device), is an
+    type the device lacks (f64 without `cl_khr_fp64`, bf16 on any device), is an
     error at the op, which names it:
 
     ```
@@ -56,17 +59,9 @@ def GpuModuleToOpenCLCPass
     `plaidml-translate --mlir-to-opencl-c` prints the text of these objects
     (and of any `gpu.module` left) for reading and tests.
   }];
-  let options = [
-    Option<"fp16", "fp16", "bool", "false",
-           "The device has half precision arithmetic (cl_khr_fp16); "
-           "without it f16 is emulated in float">,
-    Option<"fp64", "fp64", "bool", "false",
-           "The device has double precision (cl_khr_fp64)">,
-    Option<"device", "device", "std::string", "\"the target device\"",
-           "The device in messages (e.g. 'opencl:0 (pthread-...)')">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
-                           "mlir::spirv::SPIRVDialect"];
+                           "mlir::spirv::SPIRVDialect",
+                           "mlir::plaidml::PlaidMLDialect"];
 }
 
 def GpuModuleToOpenCLBundlePass
@@ -115,17 +110,9 @@ def GpuModuleToOpenCLBundlePass
     when neither format can be made are the OpenCL C errors reported, as
     `plaidml-gpu-module-to-opencl-c` reports them, and the pass fails.
   }];
-  let options = [
-    Option<"fp16", "fp16", "bool", "false",
-           "The device has half precision arithmetic (cl_khr_fp16); "
-           "without it f16 is emulated in float, in OpenCL C only">,
-    Option<"fp64", "fp64", "bool", "false",
-           "The device has double precision (cl_khr_fp64)">,
-    Option<"device", "device", "std::string", "\"the target device\"",
-           "The device in messages (e.g. 'opencl:0 (pthread-...)')">,
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
-                           "mlir::spirv::SPIRVDialect"];
+                           "mlir::spirv::SPIRVDialect",
+                           "mlir::plaidml::PlaidMLDialect"];
 }
 
 #endif // PLAIDML_TARGET_OPENCL_PASSES_TD

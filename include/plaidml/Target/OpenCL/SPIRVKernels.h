@@ -27,12 +27,11 @@ Attribute getOpenCLTargetEnv(MLIRContext *context, bool fp16, bool fp64);
 /// and whose kernels have their `spirv.entry_point_abi` (views folded into
 /// the accesses) to `gpu.module`s holding their `spirv.module` (or, with
 /// `serialize`, to `gpu.binary`s of SPIR-V): plaidml-gpu-expose-target-env,
-/// plaidml-gpu-check-device-support{device}, convert-math-to-spirv,
+/// plaidml-gpu-check-device-support, convert-math-to-spirv,
 /// convert-gpu-to-spirv{use-64bit-index}, plaidml-nest-spirv-modules,
 /// spirv-lower-abi-attrs, spirv-update-vce[, gpu-module-to-binary]. Needs no
 /// host code: it runs on a `builtin.module` holding only kernel modules too.
-void buildOpenCLSPIRVConversion(OpPassManager &pm, StringRef device,
-                                bool serialize);
+void buildOpenCLSPIRVConversion(OpPassManager &pm, bool serialize);
 
 } // namespace mlir::plaidml
 

@@ -1,0 +1,34 @@
+//===- DeviceTarget.h - Resolve a device name to a target -------*- C++ -*-===//
+//
+// What the tools (plaidml-compile, plaidml-run, plaidml-setup) do before
+// they compile: turn `--device vulkan:0` into the target the compiler
+// takes, by asking the runtime's device layers what that device offers.
+// The compiler library itself never looks at the machine's devices: it
+// compiles for the CompileOptions it is given, so a build server can
+// compile for a device it does not have.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_COMPILER_DEVICETARGET_H
+#define PLAIDML_COMPILER_DEVICETARGET_H
+
+#include "plaidml/Compiler/Compiler.h"
+
+namespace mlir::plaidml {
+
+/// Fills `options.caps`, `options.exts` and `options.label` for
+/// `options.device`:
+/// - `vulkan:N`: the SPIR-V capabilities and extensions of this machine's
+///   Vulkan device N;
+/// - `opencl:N`: the double and half precision extensions of this
+///   machine's OpenCL device N;
+/// - a device this machine does not have: the offline target, every
+///   feature the runtime knows how to check, so the artifact's manifest
+///   records what its kernels use and the runtime of the machine that runs
+///   it decides;
+/// - `cpu` (and anything else): nothing.
+void resolveDeviceTarget(CompileOptions &options);
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_COMPILER_DEVICETARGET_H

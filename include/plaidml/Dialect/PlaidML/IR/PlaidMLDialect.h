@@ -1,0 +1,65 @@
+//===- PlaidMLDialect.h - The plaidml attribute dialect ---------*- C++ -*-===//
+//
+// Declares the `plaidml` dialect, its attributes (TargetAttr,
+// CpuScheduleAttr) and the name of every `plaidml.*` attribute, so no other
+// file spells one. PlaidMLAttrs.td describes where each attribute sits and
+// who sets and reads it; the dialect's verifyOperationAttribute checks them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_DIALECT_PLAIDML_IR_PLAIDMLDIALECT_H
+#define PLAIDML_DIALECT_PLAIDML_IR_PLAIDMLDIALECT_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h.inc"
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLAttrs.h.inc"
+
+namespace mlir::plaidml {
+
+/// On a function: an entry point of the artifact (unit).
+inline constexpr llvm::StringLiteral kEntryAttrName = "plaidml.entry";
+/// On an entry function: the tensor types of its inputs and outputs, which
+/// keep the signedness the signless memrefs lost.
+inline constexpr llvm::StringLiteral kInputsAttrName = "plaidml.inputs";
+inline constexpr llvm::StringLiteral kOutputsAttrName = "plaidml.outputs";
+/// On the module: its TargetAttr.
+inline constexpr llvm::StringLiteral kTargetAttrName = "plaidml.target";
+/// On a reduction nest's affine.parallel: its CpuScheduleAttr.
+inline constexpr llvm::StringLiteral kCpuScheduleAttrName =
+    "plaidml.cpu.schedule";
+/// On an outermost affine.parallel: the workgroup tile, one size per loop
+/// dimension.
+inline constexpr llvm::StringLiteral kGpuWorkgroupSizeAttrName =
+    "plaidml.gpu.workgroup_size";
+/// Properties of an OpenCL kernel object (`#gpu.object`): its format
+/// ("opencl-c" or "bundle"), a bundle's formats, and why a bundle lacks
+/// one.
+inline constexpr llvm::StringLiteral kKernelFormatAttrName =
+    "plaidml.kernel_format";
+inline constexpr llvm::StringLiteral kKernelFormatsAttrName =
+    "plaidml.kernel_formats";
+inline constexpr llvm::StringLiteral kKernelNoteAttrName = "plaidml.note";
+
+/// The `plaidml.target` of `module`, or null.
+TargetAttr getTarget(ModuleOp module);
+/// The `plaidml.target` of the module enclosing `op` (or `op` itself), or
+/// the default: a CPU target for the host.
+TargetAttr getTargetOrDefault(Operation *op);
+
+/// The CPU name the pipelines use when none is given: "native" for a CPU
+/// artifact; for the host code of a GPU artifact a portable baseline of the
+/// triple's architecture ("x86-64" on x86-64, "generic" elsewhere), so the
+/// artifact runs on any machine of that architecture.
+llvm::StringRef getDefaultCpu(DeviceKind device, llvm::StringRef triple);
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_DIALECT_PLAIDML_IR_PLAIDMLDIALECT_H

@@ -1,0 +1,100 @@
+//===- Passes.td - Target-neutral GPU passes ---------------*- tablegen -*-===//
+//
+// The passes every GPU target shares (Vulkan and OpenCL): the workgroup
+// mapping of the ABI form's loop nests, decided and applied on the affine
+// loops, and the host code's device buffers and launch arguments. The
+// SPIR-V specific passes are in Target/SPIRV, the OpenCL C ones in
+// Target/OpenCL.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_TARGET_GPU_PASSES_TD
+#define PLAIDML_TARGET_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
+  let summary = "Choose the workgroup mapping of every outermost loop nest";
+  let description = [{
+    Runs on ABI-form functions (docs/ABI.md section 1). Every outermost
+    `affine.parallel` with constant bounds, unit steps and no reductions gets
+    `plaidml.gpu.workgroup_size = array<i64: ...>`, one tile size per
+    dimension: one invocation per iteration, the innermost (up to three)
+    dimensions sharing at most the module's `plaidml.target`
+    `max_workgroup_size` invocations (256 without a target), powers of two,
+    the third one at most 64 (Vulkan's guaranteed z limit). An
+    `affine.parallel` that already has the attribute is left alone, so tests
+    can set it by hand.
+
+    Every maximal run of other top-level operations with effects (an
+    `affine.for` nest whose sink is not a projected permutation, scalar
+    loads and stores) is wrapped in a one-iteration `affine.parallel` with
+    workgroup size 1: it runs in a single-invocation kernel. Allocations,
+    constants and the return stay on the host. A top-level `memref.copy`
+    (an output aliasing an input) first becomes an elementwise
+    `affine.parallel` copy, since kernels cannot call memcpy.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::plaidml::PlaidMLDialect"];
+}
+
+def GpuTileWorkgroupsPass
+    : Pass<"plaidml-gpu-tile-workgroups", "mlir::func::FuncOp"> {
+  let summary = "Split configured affine.parallel loops into grid and "
+                "workgroup loops";
+  let description = [{
+    Rewrites every `affine.parallel` carrying `plaidml.gpu.workgroup_size`
+    (from `plaidml-gpu-configure`) as
+
+    ```mlir
+    affine.parallel (%b0, ...) = (0, ...) to (ceildiv(N0, T0), ...) {
+      affine.parallel (%t0, ...) = (0, ...) to (T0, ...) {
+        affine.if (the iteration is in bounds) { body at lb + b * T + t }
+      }
+    }
+    ```
+
+    so that after `lower-affine`, `gpu-map-parallel-loops` maps the outer loop
+    to workgroups and the inner one to invocations, with constant workgroup
+    sizes. The guard is only emitted when a tile does not divide its range.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect"];
+}
+
+def GpuLaunchBoolsAsBytesPass
+    : Pass<"plaidml-gpu-launch-bools-as-bytes", "mlir::ModuleOp"> {
+  let summary = "Pass i1 buffers to launched kernels as i8 buffers";
+  let description = [{
+    Runs after `gpu-module-to-binary`, before `gpu-to-llvm`. The SPIR-V
+    kernels store `i1` elements as bytes, like the LLVM lowering of the host
+    code, but `gpu-to-llvm{intersperse-sizes-for-kernels}` cannot size an
+    `i1` element and rejects the launch. Every `memref<...xi1>` operand of a
+    `gpu.launch_func` is passed through an `unrealized_conversion_cast` to
+    `memref<...xi8>` (same descriptor once lowered, folded by
+    `reconcile-unrealized-casts`), so its byte size is its element count.
+  }];
+}
+
+def GpuHostBuffersPass
+    : Pass<"plaidml-gpu-host-buffers", "mlir::ModuleOp"> {
+  let summary = "Give the host code device buffers: gpu.alloc, gpu.memcpy";
+  let description = [{
+    Runs after kernel outlining, on the host functions (every `func.func` of
+    the top module that launches kernels). Their buffers live on the device,
+    and the host code only passes them around (docs/VulkanRuntime.md, "The
+    launch ABI"):
+
+    - `memref.alloc` becomes `gpu.alloc` and `memref.dealloc` `gpu.dealloc`
+      (the runtime allocates a device buffer and returns its handle);
+    - a `memref.get_global` (a constant) passed to a kernel is copied into a
+      `gpu.alloc`ed buffer with `gpu.memcpy` first, freed before returning.
+
+    Host code that reads or writes a buffer itself (a load, a store, a
+    `memref.copy`) would dereference a device handle: it is an error naming
+    the op. `plaidml-gpu-configure` already moved such work into kernels.
+    `gpu-async-region` afterwards chains all of it on one stream.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+#endif // PLAIDML_TARGET_GPU_PASSES_TD

@@ -1,0 +1,156 @@
+// RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
+// RUN:   -plaidml-attach-target="cpu=x86-64 triple=x86_64-unknown-linux-gnu" -plaidml-emit-entry-points \
+// RUN:   | FileCheck %s
+// REQUIRES: host-x86_64
+
+// Bare-pointer functions in, wrappers and the manifest out. A named CPU with
+// no features records the ISA features that CPU implies.
+
+// CHECK-LABEL: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"}
+// CHECK:      llvm.func @_plaidml_entry_f(%[[BUFS:.*]]: !llvm.ptr) {
+// CHECK-NEXT:   %[[S0:.*]] = llvm.getelementptr inbounds %[[BUFS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:   %[[B0:.*]] = llvm.load %[[S0]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT:   %[[S1:.*]] = llvm.getelementptr inbounds %[[BUFS]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:   %[[B1:.*]] = llvm.load %[[S1]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT:   %[[S2:.*]] = llvm.getelementptr inbounds %[[BUFS]][2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:   %[[B2:.*]] = llvm.load %[[S2]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT:   llvm.call @f(%[[B0]], %[[B1]], %[[B2]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK-NEXT:   llvm.return
+// CHECK-NEXT: }
+// The entry function itself is hidden and loses the plaidml.* attributes.
+// CHECK:      llvm.func internal @f(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) {
+// CHECK:      llvm.func @helper(
+// CHECK:      llvm.func @_plaidml_entry_g(%{{.*}}: !llvm.ptr) {
+// CHECK-NEXT:   %[[GS0:.*]] = llvm.getelementptr inbounds %{{.*}}[0]
+// CHECK-NEXT:   %[[GB0:.*]] = llvm.load %[[GS0]]
+// CHECK-NEXT:   llvm.call @g(%[[GB0]]) : (!llvm.ptr) -> ()
+// CHECK:      llvm.func internal @g(
+// CHECK-NOT:  plaidml.
+// CHECK:      llvm.mlir.global external constant @plaidml_manifest("plaidml-artifact 1\0Acompiler 0.1.0\0Adevice cpu\0Atriple x86_64-unknown-linux-gnu\0Acpu x86-64\0Afeatures +64bit,+cmov,+cx8,+fxsr,+mmx,+sse,+sse2\0Aentry f _plaidml_entry_f\0Ainput arg0 2x3xsi32\0Ainput arg1 3xf32\0Aoutput result0 i1\0Aentry g _plaidml_entry_g\0Aoutput result0 4xui8\0Aend\0A\00")
+module {
+  llvm.func @f(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr)
+      attributes {plaidml.entry,
+                  plaidml.inputs = [tensor<2x3xsi32>, tensor<3xf32>],
+                  plaidml.outputs = [tensor<i1>]} {
+    llvm.return
+  }
+  // Not an entry point: left alone.
+  llvm.func @helper(%a: !llvm.ptr) {
+    llvm.return
+  }
+  // No inputs, one output.
+  llvm.func @g(%out: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [],
+                  plaidml.outputs = [tensor<4xui8>]} {
+    llvm.return
+  }
+}
+
+// -----
+
+// A module without entry points still gets a (valid, empty) manifest.
+// CHECK-LABEL: module
+// CHECK: llvm.mlir.global external constant @plaidml_manifest("plaidml-artifact 1\0Acompiler 0.1.0\0Adevice cpu\0Atriple x86_64-unknown-linux-gnu\0Acpu x86-64\0Afeatures +64bit,+cmov,+cx8,+fxsr,+mmx,+sse,+sse2\0Aend\0A\00")
+module {
+}
+
+// -----
+
+// Signless integers are recorded as signed, as in the Tile dialect.
+// CHECK-LABEL: module
+// CHECK: input arg0 si32\0Ainput arg1 2xsi64\0Aoutput result0 si8
+module {
+  llvm.func @signless(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<i32>, tensor<2xi64>],
+                  plaidml.outputs = [tensor<i8>]} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function @f must be a definition taking one pointer per buffer (1 inputs, 1 outputs) and returning nothing; got '!llvm.func<void (ptr)>' (lower it with the bare-pointer calling convention)}}
+  llvm.func @f(%a: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<2xf32>],
+                  plaidml.outputs = [tensor<2xf32>]} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function @f has no 'plaidml.outputs' array of tensor types}}
+  llvm.func @f(%a: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<2xf32>]} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function @f: 'plaidml.inputs' holds tensor<?xf32>, not a static tensor type of a supported element type}}
+  llvm.func @f(%a: !llvm.ptr, %b: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<?xf32>],
+                  plaidml.outputs = [tensor<2xf32>]} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function @f: 'plaidml.outputs' holds tensor<2xi4>, not a static tensor type of a supported element type}}
+  llvm.func @f(%a: !llvm.ptr, %b: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<2xf32>],
+                  plaidml.outputs = [tensor<2xi4>]} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function @f must be a definition}}
+  llvm.func @f(!llvm.ptr, !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<2xf32>],
+                  plaidml.outputs = [tensor<2xf32>]}
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function @f: symbol @_plaidml_entry_f already exists}}
+  llvm.func @f(%a: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [],
+                  plaidml.outputs = [tensor<2xf32>]} {
+    llvm.return
+  }
+  llvm.func @_plaidml_entry_f() {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{plaidml-emit-entry-points runs on llvm.func; lower this entry function to the LLVM dialect (convert-func-to-llvm) first}}
+  func.func @f(%a: memref<2xf32>)
+      attributes {plaidml.entry, plaidml.inputs = [],
+                  plaidml.outputs = [tensor<2xf32>]} {
+    return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function name 'two words' must be printable and without spaces (it is recorded in the manifest)}}
+  llvm.func @"two words"(%a: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [],
+                  plaidml.outputs = [tensor<2xf32>]} {
+    llvm.return
+  }
+}
