@@ -228,20 +228,8 @@ static std::optional<std::string> findBuiltins(const llvm::Triple &triple) {
   return std::nullopt;
 }
 
-/// The entry points and manifest of a GPU artifact's host code (CPU code
-/// for the module's plaidml.target), recording what its kernels need.
-static LogicalResult emitGpuEntryPoints(ModuleOp module,
-                                        ArrayRef<std::string> requirements) {
-  EmitEntryPointsPassOptions entryOptions;
-  entryOptions.requirements.assign(requirements.begin(), requirements.end());
-  PassManager entries(module->getName());
-  entries.addPass(createEmitEntryPointsPass(entryOptions));
-  return entries.run(module);
-}
-
-/// The Vulkan pipeline for the ABI or Tile form of `module`, then the
-/// entry points and manifest of the host code, which record what the
-/// kernels need of the device.
+/// The Vulkan pipeline, with host-to-llvm (entry points and the manifest
+/// included), for the ABI or Tile form of `module`.
 static LogicalResult runVulkanPipeline(ModuleOp module,
                                        const CompileOptions &options,
                                        const CpuTarget &target) {
@@ -258,20 +246,12 @@ static LogicalResult runVulkanPipeline(ModuleOp module,
     buildVulkanPipeline(pm, pipelineOptions);
   else
     buildVulkanLoweringPipeline(pm, pipelineOptions);
-  if (failed(pm.run(module)))
-    return failure();
-
-  llvm::Expected<std::vector<std::string>> requirements =
-      collectSpirvRequirements(module);
-  if (!requirements)
-    return emitError(module.getLoc())
-           << llvm::toString(requirements.takeError());
-  return emitGpuEntryPoints(module, *requirements);
+  return pm.run(module);
 }
 
-/// The OpenCL pipeline (kernel bundles: SPIR-V and OpenCL C of each kernel
-/// module, the runtime picks per device), then the entry points and the
-/// manifest, whose `requires` names the extensions the kernels enable.
+/// The OpenCL pipeline, with host-to-llvm: kernel bundles (SPIR-V and OpenCL
+/// C of each kernel module, the runtime picks per device), entry points and
+/// the manifest.
 static LogicalResult runOpenCLPipeline(ModuleOp module,
                                        const CompileOptions &options,
                                        const CpuTarget &target) {
@@ -289,14 +269,7 @@ static LogicalResult runOpenCLPipeline(ModuleOp module,
     buildOpenCLPipeline(pm, pipelineOptions);
   else
     buildOpenCLLoweringPipeline(pm, pipelineOptions);
-  if (failed(pm.run(module)))
-    return failure();
-  llvm::Expected<std::vector<std::string>> requirements =
-      collectOpenCLRequirements(module);
-  if (!requirements)
-    return emitError(module.getLoc())
-           << llvm::toString(requirements.takeError());
-  return emitGpuEntryPoints(module, *requirements);
+  return pm.run(module);
 }
 
 /// Runs the MLIR pipeline for the ABI or Tile form of `module`.

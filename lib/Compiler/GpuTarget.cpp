@@ -1,8 +1,5 @@
 //===- GpuTarget.cpp - GPU targets and the GPU launch ABI -----------------===//
 //
-// collectSpirvRequirements reads OpCapability and
-// OpExtension back from the serialized kernels, collectOpenCLRequirements
-// the extensions from the OpenCL kernel modules (bundles included);
 // bindGpuLaunchAbi rewrites the host module's mgpu* declarations into stubs
 // over the runtime's table (GpuAbi.h).
 //
@@ -11,10 +8,8 @@
 #include "GpuTarget.h"
 
 #include "plaidml/Runtime/GpuAbi.h"
-#include "plaidml/Runtime/KernelBundle.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVEnums.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
@@ -28,105 +23,6 @@
 using namespace mlir;
 using namespace mlir::plaidml;
 namespace rt = ::plaidml::rt;
-
-/// OpCapability and OpExtension of one SPIR-V binary.
-static llvm::Error scanSpirv(StringRef bytes, std::set<std::string> &out) {
-  auto bad = [](const Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "kernel binary is not SPIR-V: " + why);
-  };
-  if (bytes.size() % 4 != 0 || bytes.size() < 20)
-    return bad("size " + Twine(bytes.size()));
-  std::vector<uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), bytes.size());
-  if (words[0] != 0x07230203)
-    return bad("wrong magic number");
-  constexpr uint32_t kOpExtension = 10, kOpCapability = 17;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > words.size())
-      return bad("truncated instruction at word " + Twine(i));
-    if (opcode == kOpCapability && count == 2) {
-      StringRef name = spirv::stringifyCapability(
-          static_cast<spirv::Capability>(words[i + 1]));
-      if (name.empty())
-        return bad("unknown capability " + Twine(words[i + 1]));
-      out.insert(name.str());
-    } else if (opcode == kOpExtension && count >= 2) {
-      const char *text = reinterpret_cast<const char *>(&words[i + 1]);
-      out.insert(std::string(text, strnlen(text, (count - 1) * 4)));
-    }
-    i += count;
-  }
-  return llvm::Error::success();
-}
-
-/// The requirements `scan` collects from the bytes of every object of
-/// every gpu.binary in `module`, sorted; the first failure stops the walk.
-static llvm::Expected<std::vector<std::string>> collectFromKernelObjects(
-    ModuleOp module,
-    function_ref<llvm::Error(gpu::BinaryOp, StringRef, std::set<std::string> &)>
-        scan) {
-  std::set<std::string> requirements;
-  llvm::Error error = llvm::Error::success();
-  module.walk([&](gpu::BinaryOp binary) {
-    for (Attribute attr : binary.getObjectsAttr()) {
-      auto object = dyn_cast<gpu::ObjectAttr>(attr);
-      if (!object)
-        continue;
-      if (llvm::Error e =
-              scan(binary, object.getObject().getValue(), requirements)) {
-        error = std::move(e);
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  if (error)
-    return std::move(error);
-  return std::vector<std::string>(requirements.begin(), requirements.end());
-}
-
-llvm::Expected<std::vector<std::string>>
-mlir::plaidml::collectSpirvRequirements(ModuleOp module) {
-  return collectFromKernelObjects(
-      module, [](gpu::BinaryOp, StringRef bytes, std::set<std::string> &out) {
-        return scanSpirv(bytes, out);
-      });
-}
-
-llvm::Expected<std::vector<std::string>>
-mlir::plaidml::collectOpenCLRequirements(ModuleOp module) {
-  return collectFromKernelObjects(
-      module,
-      [](gpu::BinaryOp binary, StringRef bytes,
-         std::set<std::string> &out) -> llvm::Error {
-        rt::StatusOr<rt::KernelBundle> kernels =
-            rt::decodeKernelModule(bytes.data(), bytes.size());
-        if (!kernels.ok())
-          return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                         "gpu.binary @" + binary.getName() +
-                                             ": " + kernels.message());
-        if (kernels->openclC) {
-          for (StringRef extension : {"cl_khr_fp64", "cl_khr_fp16"})
-            if (StringRef(*kernels->openclC)
-                    .contains(
-                        ("#pragma OPENCL EXTENSION " + extension + " : enable")
-                            .str()))
-              out.insert(extension.str());
-          return llvm::Error::success();
-        }
-        std::set<std::string> spirv;
-        if (llvm::Error e = scanSpirv(*kernels->spirv, spirv))
-          return e;
-        out.insert("spirv");
-        if (spirv.count("Float64"))
-          out.insert("cl_khr_fp64");
-        if (spirv.count("Float16"))
-          out.insert("cl_khr_fp16");
-        return llvm::Error::success();
-      });
-}
 
 /// Calls each function of llvm.global_ctors (or _dtors) `name` in priority
 /// order from a new exported function `symbol`, and erases the array.

@@ -11,6 +11,7 @@
 
 #include "plaidml/Pipelines/Pipelines.h"
 
+#include "plaidml/Target/Cpu/Passes.h"
 #include "plaidml/Target/GPU/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -67,4 +68,7 @@ void mlir::plaidml::buildGpuHostToLLVMPipeline(OpPassManager &pm) {
   funcOptions.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // The artifact's entry points and manifest: the device kind and host CPU
+  // of the module's plaidml.target, the kernels' plaidml.requirements.
+  pm.addPass(createEmitEntryPointsPass());
 }

@@ -92,8 +92,13 @@ void mlir::plaidml::buildOpenCLLoweringPipeline(
   }
   }
 
-  if (options.hostToLLVM)
-    buildGpuHostToLLVMPipeline(pm);
+  if (!options.hostToLLVM)
+    return;
+  // What the kernel objects need of the device (the SPIR-V format recorded
+  // it before serialization, in buildOpenCLSPIRVConversion).
+  if (options.kernelFormat != OpenCLKernelFormat::SPIRV)
+    pm.addPass(createGpuCollectRequirementsPass());
+  buildGpuHostToLLVMPipeline(pm);
 }
 
 void mlir::plaidml::buildOpenCLPipeline(OpPassManager &pm,

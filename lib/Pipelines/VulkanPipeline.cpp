@@ -97,7 +97,9 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
 
   if (!options.hostToLLVM)
     return;
-  // The SPIR-V blob into the host module, then the host code to LLVM.
+  // What the kernels need of the device, from their VCE triples; then the
+  // SPIR-V blob into the host module, and the host code to LLVM.
+  pm.addPass(createGpuCollectRequirementsPass());
   pm.addPass(createGpuModuleToBinaryPass());
   buildGpuHostToLLVMPipeline(pm);
 }

@@ -92,8 +92,9 @@ void buildGpuMappingPipeline(OpPassManager &pm);
 /// ops: device buffers (plaidml-gpu-host-buffers), i1 buffers passed as
 /// bytes, one stream (gpu-async-region), and the host code to the LLVM
 /// dialect with the launch ABI of docs/ABI.md section 6 (gpu-to-llvm with
-/// bare pointers and interspersed sizes). Add it to a pass manager on
-/// `builtin.module`.
+/// bare pointers and interspersed sizes), then the artifact's entry points
+/// and manifest (plaidml-emit-entry-points, with the module's
+/// plaidml.requirements). Add it to a pass manager on `builtin.module`.
 void buildGpuHostToLLVMPipeline(OpPassManager &pm);
 
 /// Options of the Vulkan pipelines (docs/VulkanPipeline.md).

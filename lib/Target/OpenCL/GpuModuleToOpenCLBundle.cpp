@@ -90,7 +90,8 @@ struct GpuModuleToOpenCLBundlePass
   /// The SPIR-V of `module`, converted in a scratch module; nullopt, with
   /// `why` set, when it cannot be converted.
   std::optional<std::string>
-  convertToSPIRV(gpu::GPUModuleOp module, Attribute target, std::string &why) {
+  convertToSPIRV(gpu::GPUModuleOp module, Attribute target, std::string &why,
+                 ArrayAttr &requirements) {
     OpBuilder builder = OpBuilder::atBlockEnd(getOperation().getBody());
     auto scratch = ModuleOp::create(builder, module.getLoc());
     builder.setInsertionPointToStart(scratch.getBody());
@@ -100,6 +101,8 @@ struct GpuModuleToOpenCLBundlePass
     {
       ErrorCollector errors(&getContext());
       if (succeeded(runPipeline(*spirvPipeline, scratch))) {
+        // plaidml-gpu-collect-requirements read them from the VCE triple.
+        requirements = scratch->getAttrOfType<ArrayAttr>(kRequirementsAttrName);
         for (auto binary : scratch.getOps<gpu::BinaryOp>())
           for (Attribute attr : binary.getObjectsAttr())
             if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
@@ -133,11 +136,12 @@ struct GpuModuleToOpenCLBundlePass
       Attribute target = getKernelTarget(module, fp16, fp64);
 
       rt::KernelBundle bundle;
+      ArrayAttr spirvRequirements;
       bundle.name = module.getName().str();
       std::string why;
       auto env = dyn_cast<spirv::TargetEnvAttr>(target);
       if (env && env.getClientAPI() == spirv::ClientAPI::OpenCL)
-        bundle.spirv = convertToSPIRV(module, target, why);
+        bundle.spirv = convertToSPIRV(module, target, why, spirvRequirements);
       else
         why = "the module's target is not an OpenCL #spirv.target_env";
       if (!bundle.spirv)
@@ -173,6 +177,19 @@ struct GpuModuleToOpenCLBundlePass
                          StringAttr::get(context, kBundleKernelFormat)),
           NamedAttribute(StringAttr::get(context, kKernelFormatsAttrName),
                          ArrayAttr::get(context, formats))};
+      // A device builds the OpenCL C when the bundle has it, else the
+      // SPIR-V: the bundle needs what that format needs.
+      ArrayAttr requirements = spirvRequirements;
+      if (bundle.openclC) {
+        SmallVector<Attribute> names;
+        for (const std::string &name : getOpenCLCRequirements(*bundle.openclC))
+          names.push_back(StringAttr::get(context, name));
+        requirements = ArrayAttr::get(context, names);
+      }
+      if (!requirements)
+        requirements = ArrayAttr::get(context, {});
+      properties.push_back(NamedAttribute(
+          StringAttr::get(context, kRequirementsAttrName), requirements));
       if (!bundle.note.empty())
         properties.push_back(
             NamedAttribute(StringAttr::get(context, kKernelNoteAttrName),

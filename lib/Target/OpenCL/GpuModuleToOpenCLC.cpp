@@ -58,10 +58,15 @@ struct GpuModuleToOpenCLCPass
       text.push_back('\0');
       MLIRContext *context = &getContext();
       Attribute target = getKernelTarget(module, fp16, fp64);
+      SmallVector<Attribute> requirements;
+      for (const std::string &name : getOpenCLCRequirements(text))
+        requirements.push_back(StringAttr::get(context, name));
       auto properties = DictionaryAttr::get(
           context,
           {NamedAttribute(StringAttr::get(context, kKernelFormatAttrName),
-                          StringAttr::get(context, kOpenCLCKernelFormat))});
+                          StringAttr::get(context, kOpenCLCKernelFormat)),
+           NamedAttribute(StringAttr::get(context, kRequirementsAttrName),
+                          ArrayAttr::get(context, requirements))});
       replaceByBinary(module, target, text, properties);
     }
     if (failed)

@@ -10,6 +10,7 @@
 
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
 
+#include "plaidml/Target/GPU/Passes.h"
 #include "plaidml/Target/SPIRV/Passes.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
@@ -58,6 +59,9 @@ void mlir::plaidml::buildOpenCLSPIRVConversion(OpPassManager &pm,
   OpPassManager &spirvPM = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
   spirvPM.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvPM.addPass(spirv::createSPIRVUpdateVCEPass());
-  if (serialize)
+  if (serialize) {
+    // What the kernels need, from their VCE triples, before serialization.
+    pm.addPass(createGpuCollectRequirementsPass());
     pm.addPass(createGpuModuleToBinaryPass());
+  }
 }

@@ -59,19 +59,16 @@ def EmitEntryPointsPass
     for the host). `cpu = "native"` means the host CPU and, when `features`
     is empty, its features; a named CPU with empty `features` records the
     features the CPU implies. For a GPU artifact (`device = vulkan` or
-    `opencl`), the host code is CPU code like any other and `requires` lists what the kernels need of the device
+    `opencl`), the host code is CPU code like any other, and the module's
+    `plaidml.requirements` (`plaidml-gpu-collect-requirements`: what the
+    kernels need of the device) become the `requires` line
     (`requires Shader,Float64,SPV_KHR_8bit_storage`), which the runtime
-    checks before it loads the artifact. An entry function that is not in bare-pointer form, or whose
-    `plaidml.inputs`/`plaidml.outputs` do not match its arguments, is an
-    error naming the function.
+    checks before it loads the artifact. An entry function that is not in
+    bare-pointer form, or whose `plaidml.inputs`/`plaidml.outputs` do not
+    match its arguments, is an error naming the function.
   }];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
-  let options = [
-    ListOption<"requirements", "requires", "std::string",
-               "What the device must offer (SPIR-V capabilities and "
-               "extensions of the kernels), recorded as the manifest's "
-               "'requires' line">,
-  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::plaidml::PlaidMLDialect"];
 }
 
 def CpuConfigurePass

@@ -97,4 +97,32 @@ def GpuHostBuffersPass
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def GpuCollectRequirementsPass
+    : Pass<"plaidml-gpu-collect-requirements", "mlir::ModuleOp"> {
+  let summary = "Record what the kernels need of the device as the module's "
+                "plaidml.requirements";
+  let description = [{
+    Runs on the host module once the kernels are SPIR-V modules (after
+    `spirv-update-vce`, before `gpu-module-to-binary` serializes them) or
+    OpenCL kernel objects, and records what they need of the device, sorted
+    and unique, as `plaidml.requirements = ["Float64", ...]` on the module;
+    `plaidml-emit-entry-points` writes it as the manifest's `requires` line,
+    which the runtime checks before it loads the artifact.
+
+    - Every `spirv.module` contributes its `vce_triple`: on a Vulkan target
+      (the module's `plaidml.target`) every capability and extension; on an
+      OpenCL target `spirv` (the device must take SPIR-V) and the extension
+      behind its `Float64` and `Float16` capabilities (`cl_khr_fp64`,
+      `cl_khr_fp16`).
+    - Every `#gpu.object` of a `gpu.binary` contributes its
+      `plaidml.requirements` property (the OpenCL passes record what the
+      object's OpenCL C enables, or, for a bundle without OpenCL C, what its
+      SPIR-V needs).
+
+    A `spirv.module` without a `vce_triple` is an error: the requirements
+    would be unknown.
+  }];
+  let dependentDialects = ["mlir::plaidml::PlaidMLDialect"];
+}
+
 #endif // PLAIDML_TARGET_GPU_PASSES_TD

@@ -42,6 +42,11 @@ struct OpenCLCOptions {
 constexpr llvm::StringLiteral kOpenCLCKernelFormat = "opencl-c";
 constexpr llvm::StringLiteral kBundleKernelFormat = "bundle";
 
+/// The extensions an OpenCL C program of translateGpuModuleToOpenCLC
+/// enables (`cl_khr_fp64`, `cl_khr_fp16`), sorted: what a device must have
+/// to build it.
+SmallVector<std::string> getOpenCLCRequirements(StringRef text);
+
 /// Prints every kernel of `module` as one OpenCL C 1.2 program. An op
 /// without a translation or a type the device lacks is reported at the op
 /// (the user's Tile op), all of them, and the result is then failure (with

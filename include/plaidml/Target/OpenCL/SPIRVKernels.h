@@ -29,7 +29,8 @@ Attribute getOpenCLTargetEnv(MLIRContext *context, bool fp16, bool fp64);
 /// `serialize`, to `gpu.binary`s of SPIR-V): plaidml-gpu-expose-target-env,
 /// plaidml-gpu-check-device-support, convert-math-to-spirv,
 /// convert-gpu-to-spirv{use-64bit-index}, plaidml-nest-spirv-modules,
-/// spirv-lower-abi-attrs, spirv-update-vce[, gpu-module-to-binary]. Needs no
+/// spirv-lower-abi-attrs, spirv-update-vce[, plaidml-gpu-collect-requirements,
+/// gpu-module-to-binary]. Needs no
 /// host code: it runs on a `builtin.module` holding only kernel modules too.
 void buildOpenCLSPIRVConversion(OpPassManager &pm, bool serialize);
 

@@ -186,6 +186,14 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
   if (name == kTargetAttrName)
     return expect(isa<TargetAttr>(value) && isa<ModuleOp>(op),
                   "must be a #plaidml.target on a module");
+  if (name == kRequirementsAttrName) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    if (failed(expect(list && isa<ModuleOp>(op),
+                      "must be an array of names on a module")))
+      return failure();
+    return verifyNames([&] { return op->emitOpError(); },
+                       kRequirementsAttrName, list);
+  }
   if (name == kCpuScheduleAttrName)
     return expect(isa<CpuScheduleAttr>(value) &&
                       isa<affine::AffineParallelOp>(op),

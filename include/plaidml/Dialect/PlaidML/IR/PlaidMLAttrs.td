@@ -31,11 +31,12 @@ def PlaidML_Dialect : Dialect {
     | `plaidml.target` | `builtin.module` | `#plaidml.target<...>` | `plaidml-attach-target` (the pipelines, from the tools' `--device`) | the configure passes, the GPU passes, `plaidml-emit-entry-points` |
     | `plaidml.entry` | a function | unit | `convert-tile-to-affine` | `plaidml-emit-entry-points`, `plaidml-fuse-elementwise` |
     | `plaidml.inputs`, `plaidml.outputs` | a `plaidml.entry` function | array of static tensor types | `convert-tile-to-affine` | `plaidml-emit-entry-points` (the manifest), plaidml-run |
+    | `plaidml.requirements` | `builtin.module` | array of names, sorted | `plaidml-gpu-collect-requirements` | `plaidml-emit-entry-points` (the manifest's `requires`) |
     | `plaidml.cpu.schedule` | `affine.parallel` | `#plaidml.cpu_schedule<...>` | `plaidml-cpu-configure` | `plaidml-cpu-tile-contractions` |
     | `plaidml.gpu.workgroup_size` | `affine.parallel` | `array<i64: ...>`, one positive size per dimension | `plaidml-gpu-configure` | `plaidml-gpu-tile-workgroups` |
 
-    The properties `plaidml.kernel_format`, `plaidml.kernel_formats` and
-    `plaidml.note` of a `#gpu.object` (the OpenCL kernel objects of
+    The properties `plaidml.kernel_format`, `plaidml.kernel_formats`,
+    `plaidml.note` and `plaidml.requirements` of a `#gpu.object` (the OpenCL kernel objects of
     docs/OpenCLPipeline.md) are named here too. Any other `plaidml.*`
     attribute on an operation is an error.
   }];

@@ -39,6 +39,12 @@ inline constexpr llvm::StringLiteral kCpuScheduleAttrName =
 /// dimension.
 inline constexpr llvm::StringLiteral kGpuWorkgroupSizeAttrName =
     "plaidml.gpu.workgroup_size";
+/// On the module, and as a property of an OpenCL kernel object: what the
+/// kernels need of the device (SPIR-V capabilities and extensions for
+/// Vulkan; OpenCL extensions, and `spirv` for SPIR-V-only kernels, for
+/// OpenCL), sorted and unique. The manifest's `requires` line.
+inline constexpr llvm::StringLiteral kRequirementsAttrName =
+    "plaidml.requirements";
 /// Properties of an OpenCL kernel object (`#gpu.object`): its format
 /// ("opencl-c" or "bundle"), a bundle's formats, and why a bundle lacks
 /// one.
