@@ -43,11 +43,12 @@ struct AttachTargetPass
       return builder.getArrayAttr(strings);
     };
     std::string cpuName =
-        cpu.empty() ? getDefaultCpu(*kind, triple).str() : cpu.getValue();
+        cpu.empty() ? getDefaultCpu(*kind, triple).str() : std::string(cpu);
     auto emit = [&] { return module.emitError(); };
     TargetAttr target = TargetAttr::getChecked(
-        emit, &getContext(), *kind, triple, cpuName, features, toArray(caps),
-        toArray(exts), maxWorkgroupSize, label);
+        emit, &getContext(), *kind, StringRef(triple), StringRef(cpuName),
+        StringRef(features), toArray(caps), toArray(exts),
+        static_cast<int64_t>(maxWorkgroupSize), StringRef(label));
     if (!target)
       return signalPassFailure();
     module->setAttr(kTargetAttrName, target);
