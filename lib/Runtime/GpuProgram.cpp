@@ -1,13 +1,18 @@
 //===- GpuProgram.cpp - The mgpu* launch ABI on GPU devices ---------------===//
 //
 // GpuProgram (GpuProgram.h) and the mgpu* functions whose addresses fill a
-// GPU artifact's `_plaidml_gpu_abi` table, over a GpuBackend. The functions
-// find their program through a thread-local Call, set by GpuProgram::call and
-// attach; they return void (the ABI of gpu-to-llvm), so a failure is stored in
-// the Call and every later call of the same entry-point run is skipped. Streams
-// and events are trivial: a device has one in-order queue and the device layer
-// puts a barrier between dispatches that share a buffer, so recording in
-// host program order is already a correct schedule.
+// GPU artifact's `_plaidml_gpu_abi` table, over a GpuBackend. Each program
+// has its own table whose context is the program (launch ABI version 2,
+// GpuAbi.h); the calls of one program are serialized by its call mutex, and
+// the program's active Call (set by GpuProgram::call and attach) holds the
+// per-call state. mgpuStreamCreate returns that Call as the stream token, so
+// functions given a stream reach their call through it and check that it is
+// the active one. The functions return void (the ABI of gpu-to-llvm), so a
+// failure is stored in the Call and every later call of the same entry-point
+// run is skipped. Events are trivial: a device has one in-order queue and
+// the device layer puts a barrier between dispatches that share a buffer, so
+// recording in host program order is already a correct schedule. No state is
+// global or thread-local.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,20 +60,29 @@ struct GpuProgram::Call {
 } // namespace plaidml::rt
 
 namespace {
-thread_local GpuProgram::Call *current = nullptr;
+/// A token for events: never dereferenced, never null.
+char eventToken;
 
-/// A token for streams and events: never dereferenced, never null.
-char token;
-
-/// The Call of the running entry point; null (after a message) when the
-/// host code of an artifact runs outside one, which only a broken caller
-/// can cause.
-GpuProgram::Call *getCall(const char *function) {
-  if (!current)
+/// The Call of the running entry point of the program `context`; null
+/// (after a message) when the host code of an artifact runs outside one, or
+/// passes a stream that is not the call's, which only a broken artifact or
+/// caller can cause.
+GpuProgram::Call *getCall(void *context, const char *function,
+                          void *stream = nullptr) {
+  auto *program = static_cast<GpuProgram *>(context);
+  GpuProgram::Call *call = program ? program->active : nullptr;
+  if (!call) {
     std::fprintf(stderr,
                  "plaidml runtime: %s called outside a GPU program call\n",
                  function);
-  return current;
+    return nullptr;
+  }
+  if (stream && stream != call) {
+    call->fail(std::string(function) +
+               " on a stream that is not the current call's");
+    return nullptr;
+  }
+  return call;
 }
 
 std::string hex(const void *pointer) {
@@ -81,8 +95,8 @@ std::string hex(const void *pointer) {
 // The mgpu* functions
 //===----------------------------------------------------------------------===//
 
-void *mgpuModuleLoad(void *data, int64_t size) {
-  GpuProgram::Call *call = getCall("mgpuModuleLoad");
+void *mgpuModuleLoad(void *context, void *data, int64_t size) {
+  GpuProgram::Call *call = getCall(context, "mgpuModuleLoad");
   if (!call || call->failed())
     return nullptr;
   if (size <= 0) {
@@ -105,8 +119,8 @@ void *mgpuModuleLoad(void *data, int64_t size) {
   return result;
 }
 
-void mgpuModuleUnload(void *module) {
-  GpuProgram::Call *call = getCall("mgpuModuleUnload");
+void mgpuModuleUnload(void *context, void *module) {
+  GpuProgram::Call *call = getCall(context, "mgpuModuleUnload");
   if (!call)
     return;
   auto &modules = call->program->modules;
@@ -117,8 +131,8 @@ void mgpuModuleUnload(void *module) {
     }
 }
 
-void *mgpuModuleGetFunction(void *module, const char *name) {
-  GpuProgram::Call *call = getCall("mgpuModuleGetFunction");
+void *mgpuModuleGetFunction(void *context, void *module, const char *name) {
+  GpuProgram::Call *call = getCall(context, "mgpuModuleGetFunction");
   if (!call || call->failed())
     return nullptr;
   if (!module) {
@@ -137,11 +151,12 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   return function.get();
 }
 
-void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
-                      int64_t gridZ, int64_t blockX, int64_t blockY,
-                      int64_t blockZ, int32_t sharedBytes, void *,
-                      void **params, void **, int64_t paramsCount) {
-  GpuProgram::Call *call = getCall("mgpuLaunchKernel");
+void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
+                      int64_t gridY, int64_t gridZ, int64_t blockX,
+                      int64_t blockY, int64_t blockZ, int32_t sharedBytes,
+                      void *stream, void **params, void **,
+                      int64_t paramsCount) {
+  GpuProgram::Call *call = getCall(context, "mgpuLaunchKernel", stream);
   if (!call || call->failed())
     return;
   if (!function) {
@@ -232,17 +247,28 @@ void mgpuLaunchKernel(void *function, int64_t gridX, int64_t gridY,
     call->fail(what + ": " + s.message());
 }
 
-void *mgpuStreamCreate() { return &token; }
-void mgpuStreamDestroy(void *) {}
-void mgpuStreamSynchronize(void *) {}
-void mgpuStreamWaitEvent(void *, void *) {}
-void *mgpuEventCreate() { return &token; }
-void mgpuEventDestroy(void *) {}
-void mgpuEventSynchronize(void *) {}
-void mgpuEventRecord(void *, void *) {}
+/// The stream of a call is the call itself: one in-order queue.
+void *mgpuStreamCreate(void *context) {
+  return getCall(context, "mgpuStreamCreate");
+}
+void mgpuStreamDestroy(void *context, void *stream) {
+  getCall(context, "mgpuStreamDestroy", stream);
+}
+void mgpuStreamSynchronize(void *context, void *stream) {
+  getCall(context, "mgpuStreamSynchronize", stream);
+}
+void mgpuStreamWaitEvent(void *context, void *stream, void *) {
+  getCall(context, "mgpuStreamWaitEvent", stream);
+}
+void *mgpuEventCreate(void *) { return &eventToken; }
+void mgpuEventDestroy(void *, void *) {}
+void mgpuEventSynchronize(void *, void *) {}
+void mgpuEventRecord(void *context, void *, void *stream) {
+  getCall(context, "mgpuEventRecord", stream);
+}
 
-void *mgpuMemAlloc(uint64_t bytes, void *, bool) {
-  GpuProgram::Call *call = getCall("mgpuMemAlloc");
+void *mgpuMemAlloc(void *context, uint64_t bytes, void *stream, bool) {
+  GpuProgram::Call *call = getCall(context, "mgpuMemAlloc", stream);
   if (!call || call->failed())
     return nullptr;
   StatusOr<void *> handle =
@@ -254,14 +280,15 @@ void *mgpuMemAlloc(uint64_t bytes, void *, bool) {
   return *handle;
 }
 
-void mgpuMemFree(void *pointer, void *) {
-  GpuProgram::Call *call = getCall("mgpuMemFree");
+void mgpuMemFree(void *context, void *pointer, void *stream) {
+  GpuProgram::Call *call = getCall(context, "mgpuMemFree", stream);
   if (call && pointer)
     call->frees.push_back(pointer);
 }
 
-void mgpuMemcpy(void *dst, void *src, size_t bytes, void *) {
-  GpuProgram::Call *call = getCall("mgpuMemcpy");
+void mgpuMemcpy(void *context, void *dst, void *src, size_t bytes,
+                void *stream) {
+  GpuProgram::Call *call = getCall(context, "mgpuMemcpy", stream);
   if (!call || call->failed() || bytes == 0)
     return;
   GpuProgram &program = *call->program;
@@ -285,8 +312,9 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *) {
 }
 
 template <typename T>
-void fill(const char *function, void *dst, T value, size_t count) {
-  GpuProgram::Call *call = getCall(function);
+void fill(void *context, const char *function, void *dst, T value,
+          size_t count, void *stream) {
+  GpuProgram::Call *call = getCall(context, function, stream);
   if (!call || call->failed() || count == 0)
     return;
   size_t offset = 0;
@@ -303,36 +331,39 @@ void fill(const char *function, void *dst, T value, size_t count) {
     call->fail(std::string(function) + ": " + s.message());
 }
 
-void mgpuMemset32(void *dst, uint32_t value, size_t count, void *) {
-  fill<uint32_t>("mgpuMemset32", dst, value, count);
+void mgpuMemset32(void *context, void *dst, uint32_t value, size_t count,
+                  void *stream) {
+  fill<uint32_t>(context, "mgpuMemset32", dst, value, count, stream);
 }
 
-void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
-  fill<unsigned short>("mgpuMemset16", dst, value, count);
+void mgpuMemset16(void *context, void *dst, unsigned short value,
+                  size_t count, void *stream) {
+  fill<unsigned short>(context, "mgpuMemset16", dst, value, count, stream);
 }
 
-/// The table, in GpuAbi.h's slot order; the casts check each function's
+/// The functions, in GpuAbi.h's slot order; the casts check each function's
 /// signature against the ABI's.
-void *const abiTable[] = {
+void *const abiFunctions[] = {
 #define PLAIDML_GPU_ABI_ENTRY(name, ret, params)                               \
   reinterpret_cast<void *>(static_cast<ret(*) params>(&name)),
     PLAIDML_GPU_ABI_FUNCTIONS(PLAIDML_GPU_ABI_ENTRY)
 #undef PLAIDML_GPU_ABI_ENTRY
 };
-static_assert(sizeof(abiTable) / sizeof(abiTable[0]) ==
+static_assert(sizeof(abiFunctions) / sizeof(abiFunctions[0]) ==
                   plaidml::gpuabi::kNumSlots,
               "every slot of the GPU ABI has an implementation");
 
-/// Sets `current` for the lifetime of the object.
+/// Makes `call` the active call of its program for the lifetime of the
+/// object; the caller holds the program's call mutex.
 class CallScope {
 public:
-  explicit CallScope(GpuProgram::Call &call) : previous(current) {
-    current = &call;
+  explicit CallScope(GpuProgram::Call &call) : program(*call.program) {
+    program.active = &call;
   }
-  ~CallScope() { current = previous; }
+  ~CallScope() { program.active = nullptr; }
 
 private:
-  GpuProgram::Call *previous;
+  GpuProgram &program;
 };
 } // namespace
 
@@ -354,6 +385,18 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
     return Status::failure(std::string("a GPU artifact must export '") +
                            gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
                            "' and '" + gpuabi::kUnloadSymbol + "'");
+  // Version 1 exported no version.
+  auto *version =
+      static_cast<const uint32_t *>(dlsym(dlHandle, gpuabi::kVersionSymbol));
+  uint32_t artifactVersion = version ? *version : 1;
+  if (artifactVersion != gpuabi::kVersion)
+    return Status::failure(
+        "the artifact uses GPU launch ABI version " +
+        std::to_string(artifactVersion) +
+        (version ? "" : std::string(" (it exports no '") +
+                            gpuabi::kVersionSymbol + "')") +
+        ", but this runtime implements version " +
+        std::to_string(gpuabi::kVersion) + "; compile it again");
 
   StatusOr<std::unique_ptr<GpuBackend>> backend = Status::failure("no backend");
   if (device.kind == DeviceKind::OpenCL) {
@@ -380,11 +423,16 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
   if (!missing.empty())
     return Status::failure("its kernels need " + missing + ", which " +
                            program->backend->label() + " does not support");
-  *table = abiTable;
+  program->table[gpuabi::kContextIndex] = program.get();
+  for (unsigned slot = 0; slot < gpuabi::kNumSlots; ++slot)
+    program->table[gpuabi::getTableIndex(static_cast<gpuabi::Slot>(slot))] =
+        abiFunctions[slot];
+  *table = program->table.data();
 
   Call call;
   call.program = program.get();
   {
+    std::lock_guard<std::mutex> lock(program->callMutex);
     CallScope scope(call);
     load();
   }
@@ -409,6 +457,7 @@ GpuProgram::~GpuProgram() {
   if (unload) {
     Call call;
     call.program = this;
+    std::lock_guard<std::mutex> lock(callMutex);
     CallScope scope(call);
     unload();
   }
@@ -490,6 +539,7 @@ Status GpuProgram::synchronize() {
 Status GpuProgram::call(void (*entry)(void **), void **handles) {
   Call call;
   call.program = this;
+  std::lock_guard<std::mutex> lock(callMutex);
   {
     CallScope scope(call);
     entry(handles);

@@ -19,9 +19,11 @@
 #include "GpuBackend.h"
 
 #include "plaidml/Runtime/Device.h"
+#include "plaidml/Runtime/GpuAbi.h"
 #include "plaidml/Runtime/Manifest.h"
 #include "plaidml/Runtime/Status.h"
 
+#include <array>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -58,7 +60,8 @@ public:
 
   /// Calls `entry(handles)` with the mgpu* functions served by this
   /// program, submits what it recorded and waits for it. The first failure
-  /// of any mgpu* call (the rest are skipped) is the result.
+  /// of any mgpu* call (the rest are skipped) is the result. Calls of one
+  /// program run one at a time.
   Status call(void (*entry)(void **), void **handles);
   /// Waits for the recorded copies (and dispatches) to finish.
   Status synchronize();
@@ -84,6 +87,14 @@ public:
   std::unique_ptr<GpuBackend> backend;
   std::vector<std::unique_ptr<GpuModule>> modules;
   void (*unload)() = nullptr;
+  /// The artifact's `_plaidml_gpu_abi` table: this program, then the mgpu*
+  /// functions.
+  std::array<void *, gpuabi::kTableSize> table = {};
+  /// Serializes the calls of the artifact's code (load, entry points,
+  /// unload): the ABI's per-call state is `active`.
+  std::mutex callMutex;
+  /// The call running now, while callMutex is held; null otherwise.
+  Call *active = nullptr;
 
 private:
   GpuProgram() = default;

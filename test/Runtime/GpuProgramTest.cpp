@@ -8,7 +8,8 @@
 // of a launch reported as a message naming the device and the kernel. On
 // OpenCL also the kernel bundle (SPIR-V and OpenCL C of one kernel): the
 // format chosen for opencl:0 and why, the format forced by LoadOptions or
-// PLAIDML_OPENCL_KERNEL_FORMAT, and a truncated bundle. Skips without the
+// PLAIDML_OPENCL_KERNEL_FORMAT, and a truncated bundle. Also two programs
+// called from two threads, and artifacts of another launch ABI version. Skips without the
 // device (or without Inputs/add.spv and add-opencl.spv, which need
 // spirv-as).
 //
@@ -22,6 +23,9 @@
 #include "plaidml/Runtime/Vulkan.h"
 
 #include <gtest/gtest.h>
+
+#include <functional>
+#include <thread>
 
 using namespace plaidml::rt;
 using plaidml::rt::test::makeF32;
@@ -315,6 +319,59 @@ TEST(GpuProgram, RequirementsAreCheckedAtLoad) {
       << program.message();
   EXPECT_NE(program.message().find(") does not support"), std::string::npos)
       << program.message();
+}
+
+/// Two programs of one artifact on one device, each with its own ABI table
+/// and context, called from two threads at once: each call finds its own
+/// program (no thread-local or global state) and gets its own result.
+TEST(GpuProgram, TwoProgramsOnTwoThreads) {
+  SKIP_WITHOUT_GPU();
+  std::unique_ptr<Program> first = load(vulkan0);
+  std::unique_ptr<Program> second = load(vulkan0);
+  ASSERT_TRUE(first && second);
+  auto work = [](const Program &program, float scale, bool &ok) {
+    std::vector<float> a(100), b(100, scale), want(100);
+    for (int i = 0; i < 100; ++i) {
+      a[i] = static_cast<float>(i);
+      want[i] = 2 * a[i] + scale;
+    }
+    ok = true;
+    for (int run = 0; run < 10 && ok; ++run) {
+      StatusOr<std::vector<HostArray>> out =
+          program.run("add", {makeF32({100}, a), makeF32({100}, b)});
+      ok = out.ok() && toF32((*out)[0]) == want;
+    }
+  };
+  bool ok1 = false, ok2 = false;
+  std::thread t1(work, std::cref(*first), 1.0f, std::ref(ok1));
+  std::thread t2(work, std::cref(*second), 7.0f, std::ref(ok2));
+  t1.join();
+  t2.join();
+  EXPECT_TRUE(ok1);
+  EXPECT_TRUE(ok2);
+}
+
+/// Artifacts of another launch ABI version are refused by name, before any
+/// device is opened.
+TEST(GpuProgram, LaunchAbiVersionIsChecked) {
+  LoadOptions options;
+  options.device = {DeviceKind::Vulkan, 0};
+  StatusOr<std::unique_ptr<Program>> v3 =
+      Program::load(FAKE_GPU_ARTIFACT_ABI_V3, options);
+  ASSERT_FALSE(v3.ok());
+  EXPECT_EQ(v3.message(), std::string("cannot load artifact '") +
+                              FAKE_GPU_ARTIFACT_ABI_V3 +
+                              "': the artifact uses GPU launch ABI version 3, "
+                              "but this runtime implements version 2; "
+                              "compile it again");
+  StatusOr<std::unique_ptr<Program>> v1 =
+      Program::load(FAKE_GPU_ARTIFACT_ABI_V1, options);
+  ASSERT_FALSE(v1.ok());
+  EXPECT_EQ(v1.message(),
+            std::string("cannot load artifact '") + FAKE_GPU_ARTIFACT_ABI_V1 +
+                "': the artifact uses GPU launch ABI version 1 (it exports "
+                "no '_plaidml_gpu_abi_version'), but this runtime implements "
+                "version 2; compile it again");
 }
 
 TEST(GpuProgram, NoSuchDevice) {
