@@ -54,7 +54,7 @@ std::string DeviceName::str() const {
 
 StatusOr<DeviceName> plaidml::rt::parseDeviceName(std::string_view name) {
   auto bad = [&] {
-    return Status::failure("invalid device name '" + std::string(name) +
+    return Status::invalidArgument("invalid device name '" + std::string(name) +
                            "' (expected cpu, vulkan:N or opencl:N)");
   };
   if (name == "cpu")
@@ -80,7 +80,7 @@ StatusOr<std::string> plaidml::rt::getConfigFilePath() {
   const char *home = std::getenv("HOME");
   if (home && home[0])
     return std::string(home) + "/.config/plaidml/config";
-  return Status::failure(
+  return Status::failedPrecondition(
       "cannot locate the PlaidML config file: neither XDG_CONFIG_HOME nor HOME "
       "is set");
 }
@@ -118,7 +118,8 @@ plaidml::rt::readConfigDevice(const std::string &path) {
     pos = eol == std::string::npos ? text->size() : eol + 1;
     ++lineNo;
     auto fail = [&](const std::string &what) {
-      return Status::failure(path + ":" + std::to_string(lineNo) + ": " + what);
+      return Status::invalidArgument(path + ":" + std::to_string(lineNo) +
+                                     ": " + what);
     };
     std::string content = trim(line.substr(0, line.find('#')));
     if (content.empty())

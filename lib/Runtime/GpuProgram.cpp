@@ -52,9 +52,14 @@ struct GpuProgram::Call {
   std::vector<void *> frees;
 
   bool failed() const { return !error.ok(); }
-  void fail(const std::string &what) {
+  void fail(const std::string &what,
+            StatusCode code = StatusCode::Internal) {
     if (error.ok())
-      error = Status::failure(program->backend->label() + ": " + what);
+      error = Status(code, program->backend->label() + ": " + what);
+  }
+  /// Keeps the code of `status`.
+  void fail(const std::string &what, const Status &status) {
+    fail(what + ": " + status.message(), status.code());
   }
 };
 } // namespace plaidml::rt
@@ -108,8 +113,8 @@ void *mgpuModuleLoad(void *context, void *data, int64_t size) {
       program.backend->loadModule(static_cast<const char *>(data),
                                   static_cast<size_t>(size));
   if (!loaded.ok()) {
-    call->fail("kernel module " + std::to_string(program.modules.size()) +
-               ": " + loaded.message());
+    call->fail("kernel module " + std::to_string(program.modules.size()),
+               loaded.status());
     return nullptr;
   }
   auto module = std::make_unique<GpuModule>();
@@ -183,8 +188,9 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
     if (grid[i] < 0 ||
         static_cast<uint64_t>(grid[i]) > backend.maxWorkgroupCount(i)) {
       call->fail(what + ": " + std::to_string(grid[i]) + " workgroups in " +
-                 "xyz"[i] + ", but the device allows at most " +
-                 std::to_string(backend.maxWorkgroupCount(i)));
+                     "xyz"[i] + ", but the device allows at most " +
+                     std::to_string(backend.maxWorkgroupCount(i)),
+                 StatusCode::OutOfRange);
       return;
     }
   int64_t block[3] = {blockX, blockY, blockZ};
@@ -193,8 +199,9 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
       static_cast<uint64_t>(invocations) > backend.maxWorkgroupInvocations()) {
     call->fail(what + ": workgroups of " + std::to_string(blockX) + "x" +
                std::to_string(blockY) + "x" + std::to_string(blockZ) +
-               " invocations, but the device allows at most " +
-               std::to_string(backend.maxWorkgroupInvocations()));
+                   " invocations, but the device allows at most " +
+                   std::to_string(backend.maxWorkgroupInvocations()),
+               StatusCode::OutOfRange);
     return;
   }
 
@@ -207,7 +214,8 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
     GpuProgram::Buffer *buffer = program.lookup(pointer, offset);
     if (!buffer) {
       call->fail(what + ": argument " + std::to_string(i) + " (" +
-                 hex(pointer) + ") is not a device buffer");
+                     hex(pointer) + ") is not a device buffer",
+                 StatusCode::InvalidArgument);
       return;
     }
     if (offset != 0) {
@@ -229,7 +237,7 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
     StatusOr<std::unique_ptr<GpuBackendKernel>> kernel =
         backend.createKernel(*fn.module->module, fn.name, numBuffers);
     if (!kernel.ok()) {
-      call->fail(what + ": " + kernel.message());
+      call->fail(what, kernel.status());
       return;
     }
     fn.kernel = std::move(*kernel);
@@ -244,7 +252,7 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
           *fn.kernel, buffers, {u32(grid[0]), u32(grid[1]), u32(grid[2])},
           {u32(block[0]), u32(block[1]), u32(block[2])});
       !s.ok())
-    call->fail(what + ": " + s.message());
+    call->fail(what, s);
 }
 
 /// The stream of a call is the call itself: one in-order queue.
@@ -274,7 +282,7 @@ void *mgpuMemAlloc(void *context, uint64_t bytes, void *stream, bool) {
   StatusOr<void *> handle =
       call->program->allocate(bytes, "a temporary buffer of the program");
   if (!handle.ok()) {
-    call->fail(handle.message());
+    call->fail(handle.message(), handle.code());
     return nullptr;
   }
   return *handle;
@@ -307,8 +315,7 @@ void mgpuMemcpy(void *context, void *dst, void *src, size_t bytes,
   else
     std::memcpy(dst, src, bytes);
   if (!status.ok())
-    call->fail("copy of " + std::to_string(bytes) +
-               " bytes: " + status.message());
+    call->fail("copy of " + std::to_string(bytes) + " bytes", status);
 }
 
 template <typename T>
@@ -328,7 +335,7 @@ void fill(void *context, const char *function, void *dst, T value,
   if (Status s = call->program->backend->upload(*buffer->buffer, values.data(),
                                                 count * sizeof(T), offset);
       !s.ok())
-    call->fail(std::string(function) + ": " + s.message());
+    call->fail(function, s);
 }
 
 void mgpuMemset32(void *context, void *dst, uint32_t value, size_t count,
@@ -382,7 +389,7 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
   auto unload =
       reinterpret_cast<void (*)()>(dlsym(dlHandle, gpuabi::kUnloadSymbol));
   if (!table || !load || !unload)
-    return Status::failure(std::string("a GPU artifact must export '") +
+    return Status::invalidArgument(std::string("a GPU artifact must export '") +
                            gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
                            "' and '" + gpuabi::kUnloadSymbol + "'");
   // Version 1 exported no version.
@@ -390,7 +397,7 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
       static_cast<const uint32_t *>(dlsym(dlHandle, gpuabi::kVersionSymbol));
   uint32_t artifactVersion = version ? *version : 1;
   if (artifactVersion != gpuabi::kVersion)
-    return Status::failure(
+    return Status::failedPrecondition(
         "the artifact uses GPU launch ABI version " +
         std::to_string(artifactVersion) +
         (version ? "" : std::string(" (it exports no '") +
@@ -421,7 +428,7 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
   std::string missing =
       program->backend->missingRequirements(manifest.requirements);
   if (!missing.empty())
-    return Status::failure("its kernels need " + missing + ", which " +
+    return Status::failedPrecondition("its kernels need " + missing + ", which " +
                            program->backend->label() + " does not support");
   program->table[gpuabi::kContextIndex] = program.get();
   for (unsigned slot = 0; slot < gpuabi::kNumSlots; ++slot)
@@ -479,7 +486,7 @@ StatusOr<void *> GpuProgram::allocate(size_t bytes, const std::string &what) {
   void *handle = mmap(nullptr, reserved, PROT_NONE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (handle == MAP_FAILED)
-    return Status::failure("cannot reserve " + std::to_string(reserved) +
+    return Status::resourceExhausted("cannot reserve " + std::to_string(reserved) +
                            " bytes of address space for the handle of " + what +
                            ": " + std::strerror(errno));
   std::lock_guard<std::mutex> lock(mu);
@@ -532,7 +539,7 @@ Status GpuProgram::download(void *handle, void *data, size_t bytes) {
 
 Status GpuProgram::synchronize() {
   if (Status s = backend->synchronize(); !s.ok())
-    return Status::failure(backend->label() + ": " + s.message());
+    return s.withContext(backend->label());
   return Status::success();
 }
 
@@ -552,6 +559,6 @@ Status GpuProgram::call(void (*entry)(void **), void **handles) {
   if (call.failed())
     return call.error;
   if (!synced.ok())
-    return Status::failure(backend->label() + ": " + synced.message());
+    return synced.withContext(backend->label());
   return Status::success();
 }

@@ -101,7 +101,7 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
   Manifest manifest;
   unsigned lineNo = 0;
   auto fail = [&](const std::string &what) {
-    return Status::failure("line " + std::to_string(lineNo) + ": " + what);
+    return Status::invalidArgument("line " + std::to_string(lineNo) + ": " + what);
   };
 
   bool sawEnd = false, sawDevice = false;
@@ -282,8 +282,8 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
   if (!sawEnd)
     return fail("manifest ends without 'end' (truncated?)");
   if (!sawDevice)
-    return Status::failure("manifest has no 'device' line");
+    return Status::invalidArgument("manifest has no 'device' line");
   if (manifest.entries.empty())
-    return Status::failure("manifest declares no entry point");
+    return Status::invalidArgument("manifest declares no entry point");
   return manifest;
 }

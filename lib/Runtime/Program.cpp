@@ -94,12 +94,12 @@ StatusOr<AlignedBuffer> AlignedBuffer::allocate(size_t size,
                              : (size + kBufferAlignment - 1) /
                                    kBufferAlignment * kBufferAlignment;
   if (rounded < size)
-    return Status::failure("out of memory: " + what + " needs " +
+    return Status::resourceExhausted("out of memory: " + what + " needs " +
                            std::to_string(size) + " bytes");
   AlignedBuffer buffer;
   buffer.ptr = std::aligned_alloc(kBufferAlignment, rounded);
   if (!buffer.ptr)
-    return Status::failure("out of memory: cannot allocate " +
+    return Status::resourceExhausted("out of memory: cannot allocate " +
                            std::to_string(size) + " bytes for " + what);
   std::memset(buffer.ptr, 0, rounded);
   buffer.bytes = size;
@@ -121,14 +121,14 @@ std::vector<std::string> Program::describeKernelModules() const {
 
 StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
                                                  const LoadOptions &options) {
-  auto fail = [&](const std::string &why) {
-    return Status::failure("cannot load artifact '" + path + "': " + why);
+  auto fail = [&](StatusCode code, const std::string &why) {
+    return Status(code, "cannot load artifact '" + path + "': " + why);
   };
   struct stat st;
   if (stat(path.c_str(), &st) != 0)
-    return fail(std::strerror(errno));
+    return fail(Status::codeOfErrno(errno), std::strerror(errno));
   if (S_ISDIR(st.st_mode))
-    return fail("it is a directory");
+    return fail(StatusCode::InvalidArgument, "it is a directory");
 
   // Without a '/', dlopen would search the library path instead of the
   // current directory.
@@ -150,22 +150,24 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
       std::string message =
           "it needs " + needed + ", which the dynamic loader cannot find";
       if (needed.rfind("libomp.so", 0) == 0)
-        return fail(message +
+        return fail(StatusCode::FailedPrecondition, message +
                     ": it is the OpenMP runtime, which code compiled for "
                     "more than one thread uses; install it (Debian: "
                     "libomp5), or compile with --threads 1");
-      return fail(message + " (not in the artifact's runpath, "
+      return fail(StatusCode::FailedPrecondition,
+                  message + " (not in the artifact's runpath, "
                             "LD_LIBRARY_PATH or the system library "
                             "directories)");
     }
-    return fail(why);
+    return fail(StatusCode::InvalidArgument, why);
   }
   auto library = std::make_shared<LoadedLibrary>(path, handle);
 
   // The manifest: a null-terminated char array.
   void *sym = dlsym(handle, "plaidml_manifest");
   if (!sym)
-    return fail("not a PlaidML artifact: no 'plaidml_manifest' symbol");
+    return fail(StatusCode::InvalidArgument,
+                "not a PlaidML artifact: no 'plaidml_manifest' symbol");
   const char *chars = static_cast<const char *>(sym);
   size_t length = 0;
   bool bounded = false;
@@ -179,7 +181,8 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
     if (elfSym->st_size > 0) {
       length = strnlen(chars, elfSym->st_size);
       if (length == elfSym->st_size)
-        return fail("'plaidml_manifest' is not null-terminated");
+        return fail(StatusCode::InvalidArgument,
+                    "'plaidml_manifest' is not null-terminated");
       bounded = true;
     }
   }
@@ -189,12 +192,14 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
   StatusOr<Manifest> manifest =
       Manifest::parse(std::string_view(chars, length));
   if (!manifest.ok())
-    return fail("bad manifest: " + manifest.message());
+    return fail(StatusCode::InvalidArgument,
+                "bad manifest: " + manifest.message());
   library->manifest = std::move(*manifest);
   const Manifest &m = library->manifest;
 
   if (m.device != options.device.kind)
-    return fail(std::string("compiled for device kind '") +
+    return fail(StatusCode::FailedPrecondition,
+                std::string("compiled for device kind '") +
                 getDeviceKindName(m.device) + "', not for device '" +
                 options.device.str() + "'");
 
@@ -202,16 +207,18 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
   std::string arch = m.getArch().empty() ? host.arch : m.getArch();
   if (!m.triple.empty() && !host.arch.empty() && arch != host.arch &&
       !(arch == "x86_64" && host.arch == "amd64"))
-    return fail("compiled for '" + m.triple + "', but this machine is " +
+    return fail(StatusCode::FailedPrecondition,
+                "compiled for '" + m.triple + "', but this machine is " +
                 host.arch);
   if (Status s = checkCpuFeatures(arch, m.features, host); !s.ok())
-    return fail(s.message() +
+    return fail(s.code(), s.message() +
                 (m.cpu.empty() ? "" : " (compiled for CPU '" + m.cpu + "')"));
 
   for (const EntrySpec &entry : m.entries) {
     void *fn = dlsym(handle, entry.symbol.c_str());
     if (!fn)
-      return fail("entry '" + entry.name + "': symbol '" + entry.symbol +
+      return fail(StatusCode::InvalidArgument,
+                  "entry '" + entry.name + "': symbol '" + entry.symbol +
                   "' not found");
     library->functions.push_back(reinterpret_cast<EntryFunction>(fn));
   }
@@ -220,7 +227,7 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
     StatusOr<std::unique_ptr<GpuProgram>> gpu = GpuProgram::attach(
         handle, m, options.device, options.openclKernelFormat);
     if (!gpu.ok())
-      return fail(gpu.message());
+      return fail(gpu.code(), gpu.message());
     library->gpu = std::move(*gpu);
   }
 
@@ -237,23 +244,23 @@ StatusOr<const EntrySpec *> Program::getEntry(std::string_view name) const {
   if (name.empty()) {
     if (m.entries.size() == 1)
       return &m.entries.front();
-    return Status::failure("artifact '" + getPath() + "' has " +
+    return Status::invalidArgument("artifact '" + getPath() + "' has " +
                            std::to_string(m.entries.size()) +
                            " entry points (" + names + "); name one");
   }
   if (const EntrySpec *entry = m.findEntry(name))
     return entry;
-  return Status::failure("artifact '" + getPath() + "' has no entry point '" +
+  return Status::notFound("artifact '" + getPath() + "' has no entry point '" +
                          std::string(name) + "' (it has: " + names + ")");
 }
 
 namespace {
 Status checkInput(const TensorSpec &spec, const HostArray &array) {
   if (!spec.matches(array))
-    return Status::failure("input '" + spec.name + "' must be " +
+    return Status::invalidArgument("input '" + spec.name + "' must be " +
                            spec.describe() + ", got " + array.describe());
   if (array.bytes.size() != spec.getByteSize())
-    return Status::failure("input '" + spec.name + "' (" + spec.describe() +
+    return Status::invalidArgument("input '" + spec.name + "' (" + spec.describe() +
                            ") needs " + std::to_string(spec.getByteSize()) +
                            " bytes of data, got " +
                            std::to_string(array.bytes.size()));
@@ -269,7 +276,7 @@ Program::prepare(std::string_view entryName,
     return found.status();
   const EntrySpec &entry = **found;
   if (inputs.size() != entry.inputs.size())
-    return Status::failure("entry '" + entry.name + "' takes " +
+    return Status::invalidArgument("entry '" + entry.name + "' takes " +
                            std::to_string(entry.inputs.size()) +
                            (entry.inputs.size() == 1 ? " input" : " inputs") +
                            ", got " + std::to_string(inputs.size()));
@@ -353,7 +360,7 @@ Program::run(std::string_view entryName,
 
 Status Invocation::setInput(size_t index, const HostArray &array) {
   if (index >= entry->inputs.size())
-    return Status::failure("entry '" + entry->name + "' has no input #" +
+    return Status::outOfRange("entry '" + entry->name + "' has no input #" +
                            std::to_string(index) + " (it takes " +
                            std::to_string(entry->inputs.size()) + ")");
   if (Status s = checkInput(entry->inputs[index], array); !s.ok())

@@ -163,24 +163,29 @@ int runThreadsSharingADevice(Device &device, Add add) {
 
 } // namespace plaidml::rt::test
 
-/// Skips the test, with the reason, when there is no Vulkan device.
+/// Skips the test, with the reason, when there is no Vulkan device (Vulkan
+/// is unavailable, by its status code, or has no device); any other failure
+/// of the enumeration fails the test.
 #define SKIP_WITHOUT_VULKAN()                                                  \
   do {                                                                         \
     ::plaidml::rt::StatusOr<std::vector<::plaidml::rt::VulkanDeviceInfo>>      \
         devices = ::plaidml::rt::enumerateVulkanDevices();                     \
-    if (!devices.ok())                                                         \
+    if (devices.code() == ::plaidml::rt::StatusCode::Unavailable)             \
       GTEST_SKIP() << devices.message();                                       \
+    ASSERT_TRUE(devices.ok()) << devices.status().toString();                  \
     if (devices->empty())                                                      \
       GTEST_SKIP() << "no Vulkan physical device";                             \
   } while (false)
 
-/// Skips the test, with the reason, when there is no OpenCL device.
+/// Skips the test, with the reason, when there is no OpenCL device (as
+/// above).
 #define SKIP_WITHOUT_OPENCL()                                                  \
   do {                                                                         \
     ::plaidml::rt::StatusOr<std::vector<::plaidml::rt::OpenCLDeviceInfo>>      \
         devices = ::plaidml::rt::enumerateOpenCLDevices();                     \
-    if (!devices.ok())                                                         \
+    if (devices.code() == ::plaidml::rt::StatusCode::Unavailable)             \
       GTEST_SKIP() << devices.message();                                       \
+    ASSERT_TRUE(devices.ok()) << devices.status().toString();                  \
     if (devices->empty())                                                      \
       GTEST_SKIP() << "no OpenCL device";                                      \
   } while (false)

@@ -65,6 +65,7 @@ TEST(Vulkan, MissingLoader) {
   Status status =
       detail::probeVulkanLoader("libplaidml-no-such-vulkan-loader.so.1");
   ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.code(), StatusCode::Unavailable);
   EXPECT_EQ(status.message().rfind("Vulkan unavailable: cannot load "
                                    "libplaidml-no-such-vulkan-loader.so.1 (",
                                    0),
@@ -110,6 +111,7 @@ TEST(Vulkan, DeviceIsCreatedOnce) {
   EXPECT_EQ(a.get(), b.get());
   StatusOr<std::shared_ptr<VulkanDevice>> missing = VulkanDevice::get(999);
   ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.code(), StatusCode::NotFound);
   EXPECT_EQ(missing.message().rfind("no Vulkan device vulkan:999 (found ", 0),
             0u)
       << missing.message();
