@@ -216,7 +216,8 @@ Status plaidml::rt::checkCpuFeatures(std::string_view arch,
       continue; // Cannot be checked.
     if (!host.hasFlag(*flag))
       return Status::failedPrecondition("artifact needs CPU feature '" +
-                             std::string(name) + "', which this machine lacks");
+                                        std::string(name) +
+                                        "', which this machine lacks");
   }
   return Status::success();
 }

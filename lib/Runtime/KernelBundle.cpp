@@ -125,9 +125,10 @@ StatusOr<KernelBundle> plaidml::rt::decodeKernelModule(const void *data,
     // Single-format OpenCL C, NUL-terminated in artifacts.
     view = view.substr(0, view.find('\0'));
     if (view.empty())
-      return Status::invalidArgument("kernel module of " + std::to_string(size) +
-                             " bytes holds no OpenCL C text (it starts with "
-                             "a NUL)");
+      return Status::invalidArgument(
+          "kernel module of " + std::to_string(size) +
+          " bytes holds no OpenCL C text (it starts with "
+          "a NUL)");
     module.openclC = std::string(view);
     return module;
   }
@@ -135,7 +136,7 @@ StatusOr<KernelBundle> plaidml::rt::decodeKernelModule(const void *data,
   module.isBundle = true;
   auto fail = [&](const std::string &what) {
     return Status::invalidArgument("kernel bundle of " + std::to_string(size) +
-                           " bytes: " + what);
+                                   " bytes: " + what);
   };
   if (size < kHeaderBytes)
     return fail("truncated: the header alone is " +
@@ -209,9 +210,9 @@ KernelFormatPreference::parse(std::string_view value, std::string_view name) {
   else if (value == "opencl-c")
     preference.kind = OpenCLC;
   else
-    return Status::invalidArgument(preference.origin +
-                           " is not a kernel format (expected auto, spirv or "
-                           "opencl-c)");
+    return Status::invalidArgument(
+        preference.origin + " is not a kernel format (expected auto, spirv or "
+                            "opencl-c)");
   return preference;
 }
 
@@ -234,7 +235,8 @@ StatusOr<KernelFormatChoice> plaidml::rt::chooseOpenCLKernelFormat(
     std::string asked =
         preference.origin + " asks for " + getKernelFormatName(format);
     if (!module.has(format))
-      return Status::failedPrecondition(asked + ", but " + name + " has none" + note);
+      return Status::failedPrecondition(asked + ", but " + name + " has none" +
+                                        note);
     if (format == KernelFormat::SPIRV && !deviceTakesSpirv)
       return Status::failedPrecondition(asked + ", but " + noSpirv);
     return KernelFormatChoice{format, "forced by " + preference.origin};
@@ -253,5 +255,6 @@ StatusOr<KernelFormatChoice> plaidml::rt::chooseOpenCLKernelFormat(
                               module.note.empty() ? "the module has no SPIR-V"
                                                   : module.note};
   }
-  return Status::failedPrecondition(name + " has only SPIR-V" + note + ", but " + noSpirv);
+  return Status::failedPrecondition(name + " has only SPIR-V" + note +
+                                    ", but " + noSpirv);
 }

@@ -14,8 +14,8 @@
 
 #include "TestUtil.h"
 
+#include "opencl/OpenCLDevice.h"
 #include "plaidml/Runtime/Device.h"
-#include "plaidml/Runtime/OpenCL.h"
 
 #include <gtest/gtest.h>
 
@@ -147,7 +147,7 @@ TEST(OpenCL, Enumerates) {
   std::vector<DeviceInfo> listed = listDevices(&notes);
   std::vector<DeviceInfo> opencl;
   for (const DeviceInfo &info : listed)
-    if (info.name.kind == DeviceKind::OpenCL)
+    if (info.name.driver == "opencl")
       opencl.push_back(info);
   ASSERT_EQ(opencl.size(), devices.size());
   for (size_t i = 0; i < devices.size(); ++i) {

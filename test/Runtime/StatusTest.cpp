@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "plaidml/Runtime/Status.h"
 #include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/Program.h"
-#include "plaidml/Runtime/Status.h"
 
 #include <gtest/gtest.h>
 
@@ -79,7 +79,6 @@ TEST(Status, Codes) {
 /// The runtime's failures carry the codes callers decide on.
 TEST(Status, RuntimeFailuresHaveCodes) {
   EXPECT_EQ(parseDeviceName("tpu:0").code(), StatusCode::InvalidArgument);
-  EXPECT_EQ(Program::load("/no/such/artifact.so").code(),
-            StatusCode::NotFound);
+  EXPECT_EQ(Program::load("/no/such/artifact.so").code(), StatusCode::NotFound);
   EXPECT_EQ(Program::load("/").code(), StatusCode::InvalidArgument);
 }

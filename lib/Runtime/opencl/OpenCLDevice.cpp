@@ -1,4 +1,4 @@
-//===- OpenCL.cpp - OpenCL devices, buffers and kernels -------------------===//
+//===- OpenCLDevice.cpp - OpenCL devices, buffers and kernels -------------===//
 //
 // Opens libOpenCL.so.1 (the ICD loader) with dlopen and resolves the OpenCL
 // 1.2 entry points with dlsym (no link-time dependency; the CL headers give
@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "plaidml/Runtime/OpenCL.h"
+#include "opencl/OpenCLDevice.h"
 
 #include "FileUtil.h"
 
@@ -99,13 +99,14 @@ Status plaidml::rt::detail::probeOpenCLLoader(const char *path) {
   if (!lib) {
     const char *err = dlerror();
     return Status::unavailable(std::string("OpenCL unavailable: cannot load ") +
-                           path + " (" + (err ? err : "unknown error") + ")");
+                               path + " (" + (err ? err : "unknown error") +
+                               ")");
   }
   bool found = dlsym(lib, "clGetPlatformIDs") != nullptr;
   dlclose(lib);
   if (!found)
     return Status::unavailable(std::string("OpenCL unavailable: ") + path +
-                           " has no clGetPlatformIDs");
+                               " has no clGetPlatformIDs");
   return Status::success();
 }
 
@@ -192,9 +193,10 @@ std::string plaidml::rt::detail::getOpenCLErrorName(int32_t code) {
 #if !PLAIDML_HAVE_OPENCL
 
 StatusOr<std::vector<OpenCLDeviceInfo>> plaidml::rt::enumerateOpenCLDevices() {
-  return Status::unavailable("OpenCL unavailable: this runtime was built without "
-                         "OpenCL (no CL headers, or PLAIDML_ENABLE_OPENCL "
-                         "OFF)");
+  return Status::unavailable(
+      "OpenCL unavailable: this runtime was built without "
+      "OpenCL (no CL headers, or PLAIDML_ENABLE_OPENCL "
+      "OFF)");
 }
 
 struct OpenCLBuffer::Impl {};
@@ -478,16 +480,16 @@ StatusOr<OpenCLLoader *> loadOpenCL() {
     if (cl.lib)
       dlclose(cl.lib);
     delete clp;
-    return Status::unavailable(status.message()).withContext(
-        "OpenCL unavailable");
+    return Status::unavailable(status.message())
+        .withContext("OpenCL unavailable");
   };
   cl.lib = dlopen(kLoaderName, RTLD_NOW | RTLD_LOCAL);
   if (!cl.lib) {
     const char *err = dlerror();
     delete clp;
     return Status::unavailable(std::string("OpenCL unavailable: cannot load ") +
-                           kLoaderName + " (" + (err ? err : "unknown error") +
-                           ")");
+                               kLoaderName + " (" +
+                               (err ? err : "unknown error") + ")");
   }
 #define RESOLVE(name)                                                          \
   cl.name = reinterpret_cast<decltype(&::name)>(dlsym(cl.lib, #name));         \

@@ -1,4 +1,4 @@
-//===- Vulkan.cpp - Vulkan devices, buffers and compute kernels -----------===//
+//===- VulkanDevice.cpp - Vulkan devices, buffers and compute kernels -----===//
 //
 // Opens libvulkan.so.1 with dlopen and resolves every entry point through
 // vkGetInstanceProcAddr (VK_NO_PROTOTYPES: no link-time dependency), creates
@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "plaidml/Runtime/Vulkan.h"
+#include "vulkan/VulkanDevice.h"
 
 #include "FileUtil.h"
 
@@ -112,22 +112,24 @@ Status plaidml::rt::detail::probeVulkanLoader(const char *path) {
   if (!lib) {
     const char *err = dlerror();
     return Status::unavailable(std::string("Vulkan unavailable: cannot load ") +
-                           path + " (" + (err ? err : "unknown error") + ")");
+                               path + " (" + (err ? err : "unknown error") +
+                               ")");
   }
   bool found = dlsym(lib, "vkGetInstanceProcAddr") != nullptr;
   dlclose(lib);
   if (!found)
     return Status::unavailable(std::string("Vulkan unavailable: ") + path +
-                           " has no vkGetInstanceProcAddr");
+                               " has no vkGetInstanceProcAddr");
   return Status::success();
 }
 
 #if !PLAIDML_HAVE_VULKAN
 
 StatusOr<std::vector<VulkanDeviceInfo>> plaidml::rt::enumerateVulkanDevices() {
-  return Status::unavailable("Vulkan unavailable: this runtime was built without "
-                         "Vulkan (no Vulkan headers, or PLAIDML_ENABLE_VULKAN "
-                         "OFF)");
+  return Status::unavailable(
+      "Vulkan unavailable: this runtime was built without "
+      "Vulkan (no Vulkan headers, or PLAIDML_ENABLE_VULKAN "
+      "OFF)");
 }
 
 struct VulkanBuffer::Impl {};
@@ -379,16 +381,16 @@ StatusOr<VulkanLoader *> loadVulkan() {
     if (vk.instance && vk.vkDestroyInstance)
       vk.vkDestroyInstance(vk.instance, nullptr);
     delete vkp;
-    return Status::unavailable(status.message()).withContext(
-        "Vulkan unavailable");
+    return Status::unavailable(status.message())
+        .withContext("Vulkan unavailable");
   };
   vk.lib = dlopen(kLoaderName, RTLD_NOW | RTLD_LOCAL);
   if (!vk.lib) {
     const char *err = dlerror();
     delete vkp;
     return Status::unavailable(std::string("Vulkan unavailable: cannot load ") +
-                           kLoaderName + " (" + (err ? err : "unknown error") +
-                           ")");
+                               kLoaderName + " (" +
+                               (err ? err : "unknown error") + ")");
   }
   vk.vkGetInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(
       dlsym(vk.lib, "vkGetInstanceProcAddr"));

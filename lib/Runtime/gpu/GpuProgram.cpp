@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuProgram.h"
+#include "gpu/GpuProgram.h"
 
 #include "plaidml/Runtime/GpuAbi.h"
 
@@ -51,11 +51,12 @@ struct GpuProgram::Call {
   /// mgpuMemFree'd handles, released once the batch has run.
   std::vector<void *> frees;
 
+  GpuBackend &backend() { return program->device.getBackend(); }
+
   bool failed() const { return !error.ok(); }
-  void fail(const std::string &what,
-            StatusCode code = StatusCode::Internal) {
+  void fail(const std::string &what, StatusCode code = StatusCode::Internal) {
     if (error.ok())
-      error = Status(code, program->backend->label() + ": " + what);
+      error = Status(code, program->device.getLabel() + ": " + what);
   }
   /// Keeps the code of `status`.
   void fail(const std::string &what, const Status &status) {
@@ -110,8 +111,9 @@ void *mgpuModuleLoad(void *context, void *data, int64_t size) {
   }
   GpuProgram &program = *call->program;
   StatusOr<std::unique_ptr<GpuBackendModule>> loaded =
-      program.backend->loadModule(static_cast<const char *>(data),
-                                  static_cast<size_t>(size));
+      call->backend().loadModule(static_cast<const char *>(data),
+                                 static_cast<size_t>(size),
+                                 *program.moduleOptions);
   if (!loaded.ok()) {
     call->fail("kernel module " + std::to_string(program.modules.size()),
                loaded.status());
@@ -182,7 +184,7 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
     call->fail(what + ": dynamic shared memory is not supported");
     return;
   }
-  GpuBackend &backend = *program.backend;
+  GpuBackend &backend = call->backend();
   int64_t grid[3] = {gridX, gridY, gridZ};
   for (unsigned i = 0; i < 3; ++i)
     if (grid[i] < 0 ||
@@ -198,7 +200,7 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
   if (blockX < 1 || blockY < 1 || blockZ < 1 ||
       static_cast<uint64_t>(invocations) > backend.maxWorkgroupInvocations()) {
     call->fail(what + ": workgroups of " + std::to_string(blockX) + "x" +
-               std::to_string(blockY) + "x" + std::to_string(blockZ) +
+                   std::to_string(blockY) + "x" + std::to_string(blockZ) +
                    " invocations, but the device allows at most " +
                    std::to_string(backend.maxWorkgroupInvocations()),
                StatusCode::OutOfRange);
@@ -211,7 +213,7 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
     void *pointer = *static_cast<void **>(params[2 * i]);
     int64_t bytes = *static_cast<int64_t *>(params[2 * i + 1]);
     size_t offset = 0;
-    GpuProgram::Buffer *buffer = program.lookup(pointer, offset);
+    GpuBuffer *buffer = program.device.lookup(pointer, offset);
     if (!buffer) {
       call->fail(what + ": argument " + std::to_string(i) + " (" +
                      hex(pointer) + ") is not a device buffer",
@@ -224,13 +226,13 @@ void mgpuLaunchKernel(void *context, void *function, int64_t gridX,
                  " bytes into its buffer; kernels take whole buffers");
       return;
     }
-    if (bytes < 0 || static_cast<size_t>(bytes) > buffer->bytes) {
+    if (bytes < 0 || static_cast<size_t>(bytes) > buffer->size()) {
       call->fail(what + ": argument " + std::to_string(i) + " of " +
                  std::to_string(bytes) + " bytes, but its buffer has " +
-                 std::to_string(buffer->bytes));
+                 std::to_string(buffer->size()));
       return;
     }
-    buffers.push_back(buffer->buffer.get());
+    buffers.push_back(&buffer->getBackendBuffer());
   }
 
   if (!fn.kernel) {
@@ -279,13 +281,16 @@ void *mgpuMemAlloc(void *context, uint64_t bytes, void *stream, bool) {
   GpuProgram::Call *call = getCall(context, "mgpuMemAlloc", stream);
   if (!call || call->failed())
     return nullptr;
-  StatusOr<void *> handle =
-      call->program->allocate(bytes, "a temporary buffer of the program");
-  if (!handle.ok()) {
-    call->fail(handle.message(), handle.code());
+  GpuProgram &program = *call->program;
+  StatusOr<std::unique_ptr<Buffer>> buffer =
+      program.device.allocateBuffer(bytes);
+  if (!buffer.ok()) {
+    call->fail("a temporary buffer of the program", buffer.status());
     return nullptr;
   }
-  return *handle;
+  void *handle = (*buffer)->getBinding();
+  program.temporaries[handle] = std::move(*buffer);
+  return handle;
 }
 
 void mgpuMemFree(void *context, void *pointer, void *stream) {
@@ -301,17 +306,20 @@ void mgpuMemcpy(void *context, void *dst, void *src, size_t bytes,
     return;
   GpuProgram &program = *call->program;
   size_t dstOffset = 0, srcOffset = 0;
-  GpuProgram::Buffer *dstBuffer = program.lookup(dst, dstOffset);
-  GpuProgram::Buffer *srcBuffer = program.lookup(src, srcOffset);
+  GpuBuffer *dstBuffer = program.device.lookup(dst, dstOffset);
+  GpuBuffer *srcBuffer = program.device.lookup(src, srcOffset);
+  GpuBackend &backend = call->backend();
   Status status = Status::success();
   if (dstBuffer && srcBuffer)
-    status = program.backend->copy(*dstBuffer->buffer, *srcBuffer->buffer,
-                                   bytes, dstOffset, srcOffset);
+    status = backend.copy(dstBuffer->getBackendBuffer(),
+                          srcBuffer->getBackendBuffer(), bytes, dstOffset,
+                          srcOffset);
   else if (dstBuffer)
-    status = program.backend->upload(*dstBuffer->buffer, src, bytes, dstOffset);
+    status =
+        backend.upload(dstBuffer->getBackendBuffer(), src, bytes, dstOffset);
   else if (srcBuffer)
     status =
-        program.backend->download(*srcBuffer->buffer, dst, bytes, srcOffset);
+        backend.download(srcBuffer->getBackendBuffer(), dst, bytes, srcOffset);
   else
     std::memcpy(dst, src, bytes);
   if (!status.ok())
@@ -319,21 +327,21 @@ void mgpuMemcpy(void *context, void *dst, void *src, size_t bytes,
 }
 
 template <typename T>
-void fill(void *context, const char *function, void *dst, T value,
-          size_t count, void *stream) {
+void fill(void *context, const char *function, void *dst, T value, size_t count,
+          void *stream) {
   GpuProgram::Call *call = getCall(context, function, stream);
   if (!call || call->failed() || count == 0)
     return;
   size_t offset = 0;
-  GpuProgram::Buffer *buffer = call->program->lookup(dst, offset);
+  GpuBuffer *buffer = call->program->device.lookup(dst, offset);
   if (!buffer) {
     call->fail(std::string(function) + " of " + hex(dst) +
                ", which is not a device buffer");
     return;
   }
   std::vector<T> values(count, value);
-  if (Status s = call->program->backend->upload(*buffer->buffer, values.data(),
-                                                count * sizeof(T), offset);
+  if (Status s = call->backend().upload(
+          buffer->getBackendBuffer(), values.data(), count * sizeof(T), offset);
       !s.ok())
     call->fail(function, s);
 }
@@ -343,8 +351,8 @@ void mgpuMemset32(void *context, void *dst, uint32_t value, size_t count,
   fill<uint32_t>(context, "mgpuMemset32", dst, value, count, stream);
 }
 
-void mgpuMemset16(void *context, void *dst, unsigned short value,
-                  size_t count, void *stream) {
+void mgpuMemset16(void *context, void *dst, unsigned short value, size_t count,
+                  void *stream) {
   fill<unsigned short>(context, "mgpuMemset16", dst, value, count, stream);
 }
 
@@ -379,9 +387,9 @@ private:
 //===----------------------------------------------------------------------===//
 
 StatusOr<std::unique_ptr<GpuProgram>>
-GpuProgram::attach(void *dlHandle, const Manifest &manifest,
-                   const DeviceName &device,
-                   const std::string &openclKernelFormat) {
+GpuProgram::attach(const ExecutableLibrary &library, GpuDevice &device,
+                   const ExecutableOptions &options) {
+  void *dlHandle = library.handle;
   auto *table =
       static_cast<void *const **>(dlsym(dlHandle, gpuabi::kTableSymbol));
   auto load =
@@ -389,9 +397,9 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
   auto unload =
       reinterpret_cast<void (*)()>(dlsym(dlHandle, gpuabi::kUnloadSymbol));
   if (!table || !load || !unload)
-    return Status::invalidArgument(std::string("a GPU artifact must export '") +
-                           gpuabi::kTableSymbol + "', '" + gpuabi::kLoadSymbol +
-                           "' and '" + gpuabi::kUnloadSymbol + "'");
+    return Status::invalidArgument(
+        std::string("a GPU artifact must export '") + gpuabi::kTableSymbol +
+        "', '" + gpuabi::kLoadSymbol + "' and '" + gpuabi::kUnloadSymbol + "'");
   // Version 1 exported no version.
   auto *version =
       static_cast<const uint32_t *>(dlsym(dlHandle, gpuabi::kVersionSymbol));
@@ -400,60 +408,42 @@ GpuProgram::attach(void *dlHandle, const Manifest &manifest,
     return Status::failedPrecondition(
         "the artifact uses GPU launch ABI version " +
         std::to_string(artifactVersion) +
-        (version ? "" : std::string(" (it exports no '") +
-                            gpuabi::kVersionSymbol + "')") +
+        (version ? ""
+                 : std::string(" (it exports no '") + gpuabi::kVersionSymbol +
+                       "')") +
         ", but this runtime implements version " +
         std::to_string(gpuabi::kVersion) + "; compile it again");
 
-  StatusOr<std::unique_ptr<GpuBackend>> backend = Status::failure("no backend");
-  if (device.kind == DeviceKind::OpenCL) {
-    // LoadOptions first, then the environment.
-    const char *env = std::getenv(kOpenCLKernelFormatVariable);
-    StatusOr<KernelFormatPreference> preference =
-        openclKernelFormat.empty()
-            ? KernelFormatPreference::parse(env ? env : "",
-                                            kOpenCLKernelFormatVariable)
-            : KernelFormatPreference::parse(openclKernelFormat,
-                                            "LoadOptions::openclKernelFormat");
-    if (!preference.ok())
-      return preference.status();
-    backend = openOpenCLBackend(device.index, *preference);
-  } else {
-    backend = openVulkanBackend(device.index);
-  }
-  if (!backend.ok())
-    return backend.status();
-  std::unique_ptr<GpuProgram> program(new GpuProgram());
-  program->backend = std::move(*backend);
+  StatusOr<std::unique_ptr<GpuModuleOptions>> moduleOptions =
+      device.getBackend().parseOptions(options);
+  if (!moduleOptions.ok())
+    return moduleOptions.status();
   std::string missing =
-      program->backend->missingRequirements(manifest.requirements);
+      device.getBackend().missingRequirements(library.manifest->requirements);
   if (!missing.empty())
-    return Status::failedPrecondition("its kernels need " + missing + ", which " +
-                           program->backend->label() + " does not support");
+    return Status::failedPrecondition("its kernels need " + missing +
+                                      ", which " + device.getLabel() +
+                                      " does not support");
+
+  std::unique_ptr<GpuProgram> program(new GpuProgram(library, device));
+  program->moduleOptions = std::move(*moduleOptions);
   program->table[gpuabi::kContextIndex] = program.get();
   for (unsigned slot = 0; slot < gpuabi::kNumSlots; ++slot)
     program->table[gpuabi::getTableIndex(static_cast<gpuabi::Slot>(slot))] =
         abiFunctions[slot];
   *table = program->table.data();
-
-  Call call;
-  call.program = program.get();
-  {
-    std::lock_guard<std::mutex> lock(program->callMutex);
-    CallScope scope(call);
-    load();
-  }
+  Status loaded = program->run(load);
   program->unload = unload;
-  if (call.failed())
-    return call.error;
+  if (!loaded.ok())
+    return loaded;
   return program;
 }
 
-std::vector<std::string> GpuProgram::describeModules() const {
+std::vector<std::string> GpuProgram::describe() const {
   std::vector<std::string> lines;
   for (size_t i = 0; i < modules.size(); ++i) {
     std::string name = modules[i]->module->getName();
-    lines.push_back(backend->label() + ": kernel module " +
+    lines.push_back(device.getLabel() + ": kernel module " +
                     (name.empty() ? std::to_string(i) : name) + ": " +
                     modules[i]->module->describe());
   }
@@ -461,104 +451,56 @@ std::vector<std::string> GpuProgram::describeModules() const {
 }
 
 GpuProgram::~GpuProgram() {
-  if (unload) {
-    Call call;
-    call.program = this;
-    std::lock_guard<std::mutex> lock(callMutex);
-    CallScope scope(call);
-    unload();
-  }
+  if (unload)
+    (void)run(unload);
   modules.clear();
-  // Buffers still held (an Invocation outliving its Program keeps the
-  // library and this object alive, so none should be left): free them.
-  for (auto &[start, buffer] : buffers)
-    munmap(reinterpret_cast<void *>(start), buffer.reserved);
 }
 
-StatusOr<void *> GpuProgram::allocate(size_t bytes, const std::string &what) {
-  // Vulkan has no empty buffers; an empty tensor still gets a handle.
-  StatusOr<std::unique_ptr<GpuBackendBuffer>> buffer =
-      backend->createBuffer(bytes == 0 ? 4 : bytes);
-  if (!buffer.ok())
-    return buffer.status().withContext(what);
-  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  size_t reserved = (std::max<size_t>(bytes, 1) + page - 1) / page * page;
-  void *handle = mmap(nullptr, reserved, PROT_NONE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (handle == MAP_FAILED)
-    return Status::resourceExhausted("cannot reserve " + std::to_string(reserved) +
-                           " bytes of address space for the handle of " + what +
-                           ": " + std::strerror(errno));
-  std::lock_guard<std::mutex> lock(mu);
-  Buffer &entry = buffers[reinterpret_cast<uintptr_t>(handle)];
-  entry.buffer = std::move(*buffer);
-  entry.bytes = bytes;
-  entry.reserved = reserved;
-  return handle;
-}
-
-void GpuProgram::release(void *handle) {
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = buffers.find(reinterpret_cast<uintptr_t>(handle));
-  if (it == buffers.end())
-    return;
-  munmap(handle, it->second.reserved);
-  buffers.erase(it);
-}
-
-GpuProgram::Buffer *GpuProgram::lookup(const void *pointer, size_t &offset) {
-  std::lock_guard<std::mutex> lock(mu);
-  auto address = reinterpret_cast<uintptr_t>(pointer);
-  auto it = buffers.upper_bound(address);
-  if (it == buffers.begin())
-    return nullptr;
-  --it;
-  if (address >= it->first + it->second.reserved)
-    return nullptr;
-  offset = address - it->first;
-  return &it->second;
-}
-
-Status GpuProgram::upload(void *handle, const void *data, size_t bytes) {
-  size_t offset = 0;
-  Buffer *buffer = lookup(handle, offset);
-  if (!buffer)
-    return Status::failure(backend->label() + ": upload to " + hex(handle) +
-                           ", which is not a device buffer");
-  return backend->upload(*buffer->buffer, data, bytes, offset);
-}
-
-Status GpuProgram::download(void *handle, void *data, size_t bytes) {
-  size_t offset = 0;
-  Buffer *buffer = lookup(handle, offset);
-  if (!buffer)
-    return Status::failure(backend->label() + ": download from " + hex(handle) +
-                           ", which is not a device buffer");
-  return backend->download(*buffer->buffer, data, bytes, offset);
-}
-
-Status GpuProgram::synchronize() {
-  if (Status s = backend->synchronize(); !s.ok())
-    return s.withContext(backend->label());
-  return Status::success();
-}
-
-Status GpuProgram::call(void (*entry)(void **), void **handles) {
+Status GpuProgram::run(const std::function<void()> &body) {
   Call call;
   call.program = this;
   std::lock_guard<std::mutex> lock(callMutex);
   {
     CallScope scope(call);
-    entry(handles);
+    body();
   }
   // Submit what was recorded even after a failure, so that nothing stays
   // half-recorded for the next call.
-  Status synced = backend->synchronize();
+  Status synced = device.getBackend().synchronize();
   for (void *handle : call.frees)
-    release(handle);
+    temporaries.erase(handle);
   if (call.failed())
     return call.error;
   if (!synced.ok())
-    return synced.withContext(backend->label());
+    return synced.withContext(device.getLabel());
   return Status::success();
+}
+
+Status GpuProgram::call(size_t entryIndex,
+                        const std::vector<Buffer *> &buffers) {
+  if (entryIndex >= library.functions.size())
+    return Status::outOfRange("no entry point #" + std::to_string(entryIndex));
+  std::vector<void *> handles;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    StatusOr<GpuBuffer *> buffer =
+        device.own(*buffers[i], "buffer " + std::to_string(i));
+    if (!buffer.ok())
+      return buffer.status();
+    handles.push_back((*buffer)->getBinding());
+  }
+  // The entry reads buffers[] even when there are none; give it storage.
+  if (handles.empty())
+    handles.push_back(nullptr);
+  EntryFunction entry = library.functions[entryIndex];
+  return run([&] { entry(handles.data()); });
+}
+
+StatusOr<std::unique_ptr<Executable>>
+GpuDevice::loadExecutable(const ExecutableLibrary &library,
+                          const ExecutableOptions &options) {
+  StatusOr<std::unique_ptr<GpuProgram>> program =
+      GpuProgram::attach(library, *this, options);
+  if (!program.ok())
+    return program.status();
+  return std::unique_ptr<Executable>(std::move(*program));
 }
