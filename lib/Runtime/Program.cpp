@@ -1,10 +1,11 @@
 //===- Program.cpp - Loading and running compiled artifacts ---------------===//
 //
-// dlopen()s an artifact with RTLD_NOW | RTLD_LOCAL (every undefined symbol is
-// resolved up front, nothing leaks into the global namespace), reads and
-// checks its manifest, resolves each entry's wrapper, opens the device and
-// has its driver make an Executable of the artifact; invocations hold
-// buffers of that device. Nothing here depends on the kind of device. The
+// Reads an artifact, validates its bytes (ELF structure and manifest,
+// ArtifactValidation.h), dlopen()s those bytes with RTLD_NOW | RTLD_LOCAL
+// (every undefined symbol is resolved up front, nothing leaks into the
+// global namespace), checks its manifest, resolves each entry's wrapper, opens
+// the device and has its driver make an Executable of the artifact; invocations
+// hold buffers of that device. Nothing here depends on the kind of device. The
 // library stays open as long as the Program or any Invocation made from it
 // exists.
 //
@@ -12,6 +13,7 @@
 
 #include "plaidml/Runtime/Program.h"
 
+#include "plaidml/Runtime/ArtifactValidation.h"
 #include "plaidml/Runtime/Driver.h"
 
 #include "FileUtil.h"
@@ -21,9 +23,6 @@
 #include <cstring>
 
 #include <dlfcn.h>
-#if defined(__GLIBC__)
-#include <link.h>
-#endif
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -129,6 +128,12 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
   std::string bytes, why;
   if (!detail::readWholeFile(path, bytes, why))
     return fail(Status::codeOfErrno(errno), why);
+  // dlopen trusts what it maps: a truncated or corrupted file must be an
+  // error here, never a crash inside the loader.
+  StatusOr<Manifest> manifest = validateArtifact(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
+  if (!manifest.ok())
+    return fail(manifest.code(), manifest.message());
 
   // The bytes read are what is loaded, from a private in-memory file: every
   // Program gets its own instance of the library (its own globals, such as
@@ -193,37 +198,7 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
   auto library = std::make_shared<LoadedLibrary>(path, handle);
   library->fd = fd;
 
-  // The manifest: a null-terminated char array.
-  void *sym = dlsym(handle, "plaidml_manifest");
-  if (!sym)
-    return fail(StatusCode::InvalidArgument,
-                "not a PlaidML artifact: no 'plaidml_manifest' symbol");
-  const char *chars = static_cast<const char *>(sym);
-  size_t length = 0;
-  bool bounded = false;
-#if defined(__GLIBC__)
-  // The symbol's size (when the ELF symbol table records it) bounds the
-  // string, so a manifest without its NUL is an error, not a read overrun.
-  Dl_info info;
-  void *symEntry = nullptr;
-  if (dladdr1(sym, &info, &symEntry, RTLD_DL_SYMENT) && symEntry) {
-    const auto *elfSym = static_cast<const ElfW(Sym) *>(symEntry);
-    if (elfSym->st_size > 0) {
-      length = strnlen(chars, elfSym->st_size);
-      if (length == elfSym->st_size)
-        return fail(StatusCode::InvalidArgument,
-                    "'plaidml_manifest' is not null-terminated");
-      bounded = true;
-    }
-  }
-#endif
-  if (!bounded)
-    length = std::strlen(chars);
-  StatusOr<Manifest> manifest =
-      Manifest::parse(std::string_view(chars, length));
-  if (!manifest.ok())
-    return fail(StatusCode::InvalidArgument,
-                "bad manifest: " + manifest.message());
+  // The manifest, read and checked from the bytes that were loaded.
   library->manifest = std::move(*manifest);
   library->library.manifest = &library->manifest;
   const Manifest &m = library->manifest;

@@ -159,15 +159,17 @@ TEST(Program, LoadErrorsForFiles) {
   EXPECT_EQ(loadError(dir.path()),
             "cannot load artifact '" + dir.path() + "': it is a directory");
   writeFile(dir.file("text.so"), "this is not a shared library\n");
-  // dlopen's reason, without the path it repeats.
-  EXPECT_EQ(loadError(dir.file("text.so")), "cannot load artifact '" +
-                                                dir.file("text.so") +
-                                                "': file too short");
+  // Validation's reason, before dlopen (ArtifactValidationTest.cpp).
+  EXPECT_EQ(loadError(dir.file("text.so")),
+            "cannot load artifact '" + dir.file("text.so") +
+                "': not an ELF file (it starts with 74 68 69 73, not 7f 45 "
+                "4c 46)");
   std::string longer(4096, 'x');
   writeFile(dir.file("long.so"), longer);
-  EXPECT_EQ(loadError(dir.file("long.so")), "cannot load artifact '" +
-                                                dir.file("long.so") +
-                                                "': invalid ELF header");
+  EXPECT_EQ(loadError(dir.file("long.so")),
+            "cannot load artifact '" + dir.file("long.so") +
+                "': not an ELF file (it starts with 78 78 78 78, not 7f 45 "
+                "4c 46)");
 }
 
 TEST(Program, LoadErrorsForArtifacts) {
