@@ -1,7 +1,7 @@
 //===- DeviceTarget.cpp - Resolve a device name to a target ---------------===//
 //
-// resolveDeviceTarget (DeviceTarget.h): the Vulkan and OpenCL device layers of
-// the runtime say what `vulkan:N` and `opencl:N` offer. A library of its own
+// resolveDeviceTarget (DeviceTarget.h): the Vulkan and OpenCL drivers of the
+// runtime (Driver.h) say what `vulkan:N` and `opencl:N` offer. A library of its own
 // (PlaidMLDeviceTarget), linked by the tools, so the compiler library does
 // not probe devices.
 //
@@ -9,8 +9,8 @@
 
 #include "plaidml/Compiler/DeviceTarget.h"
 
-#include "plaidml/Runtime/OpenCL.h"
-#include "plaidml/Runtime/Vulkan.h"
+#include "plaidml/Runtime/Device.h"
+#include "plaidml/Runtime/Driver.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -30,47 +30,68 @@ static std::optional<unsigned> getIndex(llvm::StringRef device,
   return number;
 }
 
+/// The DeviceInfo of device `index` of driver `driver`, if this machine has
+/// it.
+static std::optional<rt::DeviceInfo> findDevice(llvm::StringRef driver,
+                                                unsigned index) {
+  rt::StatusOr<rt::Driver *> found = rt::getDriver(driver.str());
+  if (!found.ok())
+    return std::nullopt;
+  rt::StatusOr<std::vector<rt::DeviceInfo>> devices =
+      (*found)->enumerateDevices();
+  if (!devices.ok())
+    return std::nullopt;
+  for (rt::DeviceInfo &info : *devices)
+    if (info.name.index == index)
+      return std::move(info);
+  return std::nullopt;
+}
+
+/// Every feature driver `driver` checks: the offline target.
+static std::vector<std::string> getCheckableFeatures(llvm::StringRef driver) {
+  rt::StatusOr<rt::Driver *> found = rt::getDriver(driver.str());
+  return found.ok() ? (*found)->getCheckableFeatures()
+                    : std::vector<std::string>();
+}
+
 static void resolveVulkan(CompileOptions &options, unsigned index) {
   std::string name = "vulkan:" + std::to_string(index);
-  rt::StatusOr<std::vector<rt::VulkanDeviceInfo>> devices =
-      rt::enumerateVulkanDevices();
-  if (devices.ok() && index < devices->size()) {
-    const rt::VulkanDeviceInfo &info = (*devices)[index];
-    options.label = name + " (" + info.name + ")";
-    options.caps = info.spirvCapabilities();
-    options.exts = info.spirvExtensions();
-    return;
+  std::vector<std::string> features;
+  if (std::optional<rt::DeviceInfo> info = findDevice("vulkan", index)) {
+    options.label = name + " (" + info->model + ")";
+    features = info->features;
+  } else {
+    // Not on this machine: a device with every feature the runtime checks.
+    options.label = name + " (not on this machine; its features are checked "
+                           "when the artifact is loaded)";
+    features = getCheckableFeatures("vulkan");
   }
-  // Not on this machine: a device with every feature the runtime checks.
-  rt::VulkanDeviceInfo everything;
-  everything.shaderFloat16 = everything.shaderFloat64 = true;
-  everything.shaderInt8 = everything.shaderInt16 = everything.shaderInt64 =
-      true;
-  everything.storageBuffer8Bit = everything.storageBuffer16Bit = true;
-  options.label = name + " (not on this machine; its features are checked "
-                         "when the artifact is loaded)";
-  options.caps = everything.spirvCapabilities();
-  options.exts = everything.spirvExtensions();
+  // Extensions are named SPV_*, capabilities are not.
+  options.caps.clear();
+  options.exts.clear();
+  for (std::string &feature : features)
+    (llvm::StringRef(feature).starts_with("SPV_") ? options.exts
+                                                  : options.caps)
+        .push_back(std::move(feature));
 }
 
 static void resolveOpenCL(CompileOptions &options, unsigned index) {
   std::string name = "opencl:" + std::to_string(index);
-  rt::StatusOr<std::vector<rt::OpenCLDeviceInfo>> devices =
-      rt::enumerateOpenCLDevices();
   options.caps.clear();
   options.exts.clear();
-  if (devices.ok() && index < devices->size()) {
-    const rt::OpenCLDeviceInfo &info = (*devices)[index];
-    options.label = name + " (" + info.name + ")";
-    if (info.fp64)
-      options.exts.push_back("cl_khr_fp64");
-    if (info.fp16)
-      options.exts.push_back("cl_khr_fp16");
-    return;
+  bool fp64 = true, fp16 = true;
+  if (std::optional<rt::DeviceInfo> info = findDevice("opencl", index)) {
+    options.label = name + " (" + info->model + ")";
+    fp64 = info->hasFeature("cl_khr_fp64");
+    fp16 = info->hasFeature("cl_khr_fp16");
+  } else {
+    options.label = name + " (not on this machine; its extensions are "
+                           "checked when the artifact is loaded)";
   }
-  options.label = name + " (not on this machine; its extensions are checked "
-                         "when the artifact is loaded)";
-  options.exts = {"cl_khr_fp64", "cl_khr_fp16"};
+  if (fp64)
+    options.exts.push_back("cl_khr_fp64");
+  if (fp16)
+    options.exts.push_back("cl_khr_fp16");
 }
 
 void mlir::plaidml::resolveDeviceTarget(CompileOptions &options) {

@@ -60,6 +60,10 @@ llvm::Error mlir::plaidml::bindGpuLaunchAbi(llvm::Module &module) {
   auto *table = new llvm::GlobalVariable(
       module, ptrType, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
       llvm::ConstantPointerNull::get(ptrType), abi::kTableSymbol);
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  new llvm::GlobalVariable(
+      module, i32, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantInt::get(i32, abi::kVersion), abi::kVersionSymbol);
 
   for (llvm::Function &fn : llvm::make_early_inc_range(module)) {
     if (!fn.isDeclaration() || !fn.getName().starts_with("mgpu"))
@@ -70,16 +74,24 @@ llvm::Error mlir::plaidml::bindGpuLaunchAbi(llvm::Module &module) {
           llvm::inconvertibleErrorCode(),
           "the host code calls '" + fn.getName() +
               "', which the PlaidML GPU runtime does not provide");
-    // fn(args) { return abi[slot](args); }
+    // fn(args) { t = _plaidml_gpu_abi; return t[1 + slot](t[0], args); }
     fn.setLinkage(llvm::GlobalValue::InternalLinkage);
     llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &fn));
-    llvm::Value *functions = builder.CreateLoad(ptrType, table);
-    llvm::Value *address = builder.CreateConstInBoundsGEP1_64(
-        ptrType, functions, slot - std::begin(abi::kFunctionNames));
-    llvm::Value *callee = builder.CreateLoad(ptrType, address);
-    SmallVector<llvm::Value *> args(llvm::make_pointer_range(fn.args()));
-    llvm::CallInst *call =
-        builder.CreateCall(fn.getFunctionType(), callee, args);
+    llvm::Value *entries = builder.CreateLoad(ptrType, table);
+    llvm::Value *ctx =
+        builder.CreateLoad(ptrType, builder.CreateConstInBoundsGEP1_64(
+                                        ptrType, entries, abi::kContextIndex));
+    unsigned index = abi::getTableIndex(
+        static_cast<abi::Slot>(slot - std::begin(abi::kFunctionNames)));
+    llvm::Value *callee = builder.CreateLoad(
+        ptrType, builder.CreateConstInBoundsGEP1_64(ptrType, entries, index));
+    SmallVector<llvm::Type *> params = {ptrType};
+    llvm::append_range(params, fn.getFunctionType()->params());
+    auto *calleeType =
+        llvm::FunctionType::get(fn.getReturnType(), params, false);
+    SmallVector<llvm::Value *> args = {ctx};
+    llvm::append_range(args, llvm::make_pointer_range(fn.args()));
+    llvm::CallInst *call = builder.CreateCall(calleeType, callee, args);
     if (fn.getReturnType()->isVoidTy())
       builder.CreateRetVoid();
     else
