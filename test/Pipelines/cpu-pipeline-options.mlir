@@ -16,16 +16,18 @@
 // FULL-NEXT:     tile-compute-bounds
 // FULL-NEXT:   ),
 // FULL-NEXT:   convert-tile-to-affine,
+// FULL-NEXT:   plaidml-attach-target{{{.*}}cpu=x86-64 device=cpu {{.*}}},
 // FULL-NEXT:   func.func(
 // FULL-NEXT:     plaidml-fuse-elementwise,
-// FULL-NEXT:     plaidml-cpu-configure{cpu=x86-64 features= remarks=false triple= vector-bits=0}
+// FULL-NEXT:     plaidml-cpu-configure{remarks=false vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
 // FULL-NEXT:   ),
 // FULL-NEXT:   math-extend-to-supported-types
 // LOWER:     builtin.module(
+// LOWER-NEXT:  plaidml-attach-target{{{.*}}cpu=native device=cpu {{.*}}},
 // LOWER-NEXT:  func.func(
 // LOWER-NEXT:    plaidml-fuse-elementwise,
-// LOWER-NEXT:    plaidml-cpu-configure{cpu=native features= remarks=false triple= vector-bits=0},
+// LOWER-NEXT:    plaidml-cpu-configure{remarks=false vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions
 // LOWER-NEXT:  ),
 // LOWER-NEXT:  math-extend-to-supported-types{ target-type=f32},
@@ -44,7 +46,7 @@
 // LOWER-NEXT:  convert-arith-to-llvm{
 // LOWER-NEXT:  convert-cf-to-llvm{
 // LOWER-NEXT:  convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
-// LOWER-NEXT:  plaidml-emit-entry-points{cpu=native device=cpu features=  triple=},
+// LOWER-NEXT:  plaidml-emit-entry-points,
 // LOWER-NEXT:  convert-ub-to-llvm{
 // LOWER-NEXT:  reconcile-unrealized-casts
 // LOWER-NEXT: )
@@ -68,9 +70,10 @@
 // FULL-NEXT: convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
 // FULL-NEXT: convert-openmp-to-llvm,
 
-// The target options reach the entry-point pass unresolved ("native" is
-// resolved when it runs); opt-level is for the compiler driver.
-// FULL-NEXT: plaidml-emit-entry-points{cpu=x86-64 device=cpu features=  triple=},
+// The target options enter the IR once, as the module's plaidml.target
+// (plaidml-attach-target, above), unresolved ("native" is resolved where it
+// is read); opt-level is for the compiler driver.
+// FULL-NEXT: plaidml-emit-entry-points,
 
 // OPT: opt-level must be 0, 1, 2 or 3, not 4
 // THREADS: threads must be at least 1

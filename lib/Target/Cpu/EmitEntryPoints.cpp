@@ -186,8 +186,18 @@ void EmitEntryPointsPass::runOnOperation() {
   // verifier has checked the names.
   SmallVector<StringRef> requirements;
   if (auto list = module->getAttrOfType<ArrayAttr>(kRequirementsAttrName))
-    for (Attribute name : list)
-      requirements.push_back(cast<StringAttr>(name).getValue());
+    for (Attribute name : list) {
+      auto string = dyn_cast<StringAttr>(name);
+      if (!string || string.getValue().empty() ||
+          llvm::any_of(string.getValue(), [](char c) {
+            return !llvm::isAlnum(c) && c != '_';
+          })) {
+        module.emitError() << "device requirement " << name
+                           << " is not a capability or extension name";
+        return signalPassFailure();
+      }
+      requirements.push_back(string.getValue());
+    }
   llvm::Expected<CpuTarget> target = resolveCpuTarget(
       targetAttr.getTriple(), targetAttr.getCpu(), targetAttr.getFeatures());
   if (!target) {
