@@ -1,7 +1,7 @@
 //===- InitAll.h - Register everything PlaidML provides ---------*- C++ -*-===//
 //
-// The one registration point: the Tile and plaidml dialects, every PlaidML pass and
-// pipeline, and the upstream dialects, extensions and passes the pipelines
+// The one registration point: the Tile and plaidml dialects, every PlaidML pass
+// and pipeline, and the upstream dialects, extensions and passes the pipelines
 // use. Tools call these two functions; an embedding compiler may call them or
 // pick the pieces it needs.
 //

@@ -1,8 +1,8 @@
 //===- DeviceTarget.cpp - Resolve a device name to a target ---------------===//
 //
 // resolveDeviceTarget (DeviceTarget.h): the Vulkan and OpenCL drivers of the
-// runtime (Driver.h) say what `vulkan:N` and `opencl:N` offer. A library of its own
-// (PlaidMLDeviceTarget), linked by the tools, so the compiler library does
+// runtime (Driver.h) say what `vulkan:N` and `opencl:N` offer. A library of its
+// own (PlaidMLDeviceTarget), linked by the tools, so the compiler library does
 // not probe devices.
 //
 //===----------------------------------------------------------------------===//
@@ -70,8 +70,7 @@ static void resolveVulkan(CompileOptions &options, unsigned index) {
   options.caps.clear();
   options.exts.clear();
   for (std::string &feature : features)
-    (llvm::StringRef(feature).starts_with("SPV_") ? options.exts
-                                                  : options.caps)
+    (llvm::StringRef(feature).starts_with("SPV_") ? options.exts : options.caps)
         .push_back(std::move(feature));
 }
 

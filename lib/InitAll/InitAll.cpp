@@ -12,8 +12,8 @@
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 #include "plaidml/Pipelines/Pipelines.h"
 #include "plaidml/Target/Cpu/Passes.h"
-#include "plaidml/Target/OpenCL/Passes.h"
 #include "plaidml/Target/GPU/Passes.h"
+#include "plaidml/Target/OpenCL/Passes.h"
 #include "plaidml/Target/SPIRV/Passes.h"
 #include "plaidml/Transforms/Passes.h"
 

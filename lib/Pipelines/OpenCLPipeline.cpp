@@ -14,9 +14,9 @@
 
 #include "Registration.h"
 
+#include "plaidml/Target/GPU/Passes.h"
 #include "plaidml/Target/OpenCL/Passes.h"
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
-#include "plaidml/Target/GPU/Passes.h"
 #include "plaidml/Target/SPIRV/Passes.h"
 #include "plaidml/Transforms/Passes.h"
 

@@ -305,7 +305,8 @@ openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
   SmallVector<Type> inputTypes(fn.getArgumentTypes()),
       outputTypes(fn.getResultTypes());
   auto abiInputs = fn->getAttrOfType<ArrayAttr>(mlir::plaidml::kInputsAttrName);
-  auto abiOutputs = fn->getAttrOfType<ArrayAttr>(mlir::plaidml::kOutputsAttrName);
+  auto abiOutputs =
+      fn->getAttrOfType<ArrayAttr>(mlir::plaidml::kOutputsAttrName);
   if (abiInputs && abiOutputs) {
     if (device == "reference")
       return rt::Status::failure(

@@ -78,9 +78,9 @@ LogicalResult compileToArtifact(ModuleOp module, const CompileOptions &options,
 
 /// The options string that identifies generated code: every CPU option with
 /// "native" and the defaults resolved for this machine, so the same text on
-/// two machines differs when their CPUs do, and the GPU's caps and exts. The cache key uses it. Fails
-/// with a message when the options are invalid or the target does not
-/// resolve.
+/// two machines differs when their CPUs do, and the GPU's caps and exts. The
+/// cache key uses it. Fails with a message when the options are invalid or the
+/// target does not resolve.
 llvm::Expected<std::string>
 getResolvedOptionsString(const CompileOptions &options);
 

@@ -145,8 +145,8 @@ struct CpuConfigurePass
     unsigned bits = vectorBits;
     if (bits == 0) {
       TargetAttr attr = getTargetOrDefault(getOperation());
-      llvm::Expected<CpuTarget> target = resolveCpuTarget(
-          attr.getTriple(), attr.getCpu(), attr.getFeatures());
+      llvm::Expected<CpuTarget> target =
+          resolveCpuTarget(attr.getTriple(), attr.getCpu(), attr.getFeatures());
       if (!target) {
         getOperation().emitError()
             << "plaidml-cpu-configure: " << llvm::toString(target.takeError());

@@ -80,8 +80,7 @@ struct EntryPoint {
 };
 
 struct EmitEntryPointsPass
-    : public mlir::plaidml::impl::EmitEntryPointsPassBase<
-          EmitEntryPointsPass> {
+    : public mlir::plaidml::impl::EmitEntryPointsPassBase<EmitEntryPointsPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -118,8 +117,8 @@ static LogicalResult readTypes(LLVM::LLVMFuncOp func, StringRef attrName,
 }
 
 LogicalResult EmitEntryPointsPass::wrap(LLVM::LLVMFuncOp func,
-                                           SymbolTable &symbols,
-                                           EntryPoint &entry) {
+                                        SymbolTable &symbols,
+                                        EntryPoint &entry) {
   entry.name = func.getSymName().str();
   entry.wrapper = (kWrapperPrefix + entry.name).str();
   // The manifest separates fields by spaces and lines by newlines.
@@ -189,9 +188,8 @@ void EmitEntryPointsPass::runOnOperation() {
     for (Attribute name : list) {
       auto string = dyn_cast<StringAttr>(name);
       if (!string || string.getValue().empty() ||
-          llvm::any_of(string.getValue(), [](char c) {
-            return !llvm::isAlnum(c) && c != '_';
-          })) {
+          llvm::any_of(string.getValue(),
+                       [](char c) { return !llvm::isAlnum(c) && c != '_'; })) {
         module.emitError() << "device requirement " << name
                            << " is not a capability or extension name";
         return signalPassFailure();

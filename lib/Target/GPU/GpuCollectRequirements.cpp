@@ -34,8 +34,7 @@ struct GpuCollectRequirementsPass
     std::set<std::string> requirements;
 
     WalkResult result = module.walk([&](spirv::ModuleOp spirvModule) {
-      std::optional<spirv::VerCapExtAttr> triple =
-          spirvModule.getVceTriple();
+      std::optional<spirv::VerCapExtAttr> triple = spirvModule.getVceTriple();
       if (!triple) {
         spirvModule.emitError() << "has no vce_triple, so what it needs of "
                                    "the device is unknown (run "

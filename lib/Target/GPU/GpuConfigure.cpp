@@ -168,8 +168,7 @@ struct GpuConfigurePass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    int64_t maxWorkgroupSize =
-        getTargetOrDefault(func).getMaxWorkgroupSize();
+    int64_t maxWorkgroupSize = getTargetOrDefault(func).getMaxWorkgroupSize();
     Block &body = func.getBody().front();
     if (!func.getBody().hasOneBlock()) {
       func.emitError("expected a single-block function (docs/ABI.md)");

@@ -508,7 +508,6 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp func) {
 
 } // namespace mlir::plaidml::openclc
 
-
 LogicalResult mlir::plaidml::translateGpuModuleToOpenCLC(
     gpu::GPUModuleOp module, const OpenCLCOptions &options, raw_ostream &os) {
   Program program;
@@ -545,8 +544,7 @@ LogicalResult mlir::plaidml::translateGpuModuleToOpenCLC(
   return failure(failed);
 }
 
-SmallVector<std::string>
-mlir::plaidml::getOpenCLCRequirements(StringRef text) {
+SmallVector<std::string> mlir::plaidml::getOpenCLCRequirements(StringRef text) {
   SmallVector<std::string> extensions;
   for (StringRef extension : {"cl_khr_fp16", "cl_khr_fp64"})
     if (text.contains(

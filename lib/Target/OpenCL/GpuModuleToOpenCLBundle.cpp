@@ -89,9 +89,9 @@ struct GpuModuleToOpenCLBundlePass
 
   /// The SPIR-V of `module`, converted in a scratch module; nullopt, with
   /// `why` set, when it cannot be converted.
-  std::optional<std::string>
-  convertToSPIRV(gpu::GPUModuleOp module, Attribute target, std::string &why,
-                 ArrayAttr &requirements) {
+  std::optional<std::string> convertToSPIRV(gpu::GPUModuleOp module,
+                                            Attribute target, std::string &why,
+                                            ArrayAttr &requirements) {
     OpBuilder builder = OpBuilder::atBlockEnd(getOperation().getBody());
     auto scratch = ModuleOp::create(builder, module.getLoc());
     builder.setInsertionPointToStart(scratch.getBody());

@@ -90,7 +90,6 @@ std::string getDivHelper(Program &program, StringRef kind, unsigned width);
 // Kernels (EmitOpenCLC.cpp, EmitOpenCLCOps.cpp)
 //===----------------------------------------------------------------------===//
 
-
 class KernelEmitter {
 public:
   KernelEmitter(const OpenCLCOptions &options, Program &program,

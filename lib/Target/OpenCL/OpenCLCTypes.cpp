@@ -108,8 +108,7 @@ std::string formatFloat(double value, bool isDouble) {
 
 /// `halfAsFloat`: an f16 value is held in a float (no cl_khr_fp16); the
 /// literal is the f16 value, which a float holds exactly.
-std::string getFloatLiteral(const APFloat &value, Type type,
-                            bool halfAsFloat) {
+std::string getFloatLiteral(const APFloat &value, Type type, bool halfAsFloat) {
   std::string text;
   bool isDouble = type.isF64();
   if (value.isNaN()) {

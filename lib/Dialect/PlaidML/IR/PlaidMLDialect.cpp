@@ -48,25 +48,24 @@ static LogicalResult verifyNames(function_ref<InFlightDiagnostic()> emitError,
   for (Attribute element : list) {
     auto name = dyn_cast<StringAttr>(element);
     if (!name || name.getValue().empty() ||
-        llvm::any_of(name.getValue(), [](char c) {
-          return !llvm::isAlnum(c) && c != '_';
-        }))
+        llvm::any_of(name.getValue(),
+                     [](char c) { return !llvm::isAlnum(c) && c != '_'; }))
       return emitError() << "'" << what << "' must list capability or "
                          << "extension names, not " << element;
   }
   return success();
 }
 
-LogicalResult
-TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   DeviceKind device, StringRef triple, StringRef cpu,
-                   StringRef features, ArrayAttr caps, ArrayAttr exts,
-                   int64_t maxWorkgroupSize, StringRef label) {
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 DeviceKind device, StringRef triple,
+                                 StringRef cpu, StringRef features,
+                                 ArrayAttr caps, ArrayAttr exts,
+                                 int64_t maxWorkgroupSize, StringRef label) {
   if (failed(verifyNames(emitError, "caps", caps)) ||
       failed(verifyNames(emitError, "exts", exts)))
     return failure();
-  if (device == DeviceKind::cpu && ((caps && !caps.empty()) ||
-                                    (exts && !exts.empty())))
+  if (device == DeviceKind::cpu &&
+      ((caps && !caps.empty()) || (exts && !exts.empty())))
     return emitError() << "a cpu target has no 'caps' or 'exts'";
   if (device == DeviceKind::opencl && caps && !caps.empty())
     return emitError() << "an opencl target lists device extensions in "
@@ -132,11 +131,10 @@ LogicalResult
 CpuScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t lanes, int64_t rows, int64_t vectors,
                         int64_t panelsPerBlock, bool pack, bool unrollInner) {
-  for (auto [name, value] :
-       {std::pair<StringRef, int64_t>{"lanes", lanes},
-        {"rows", rows},
-        {"vectors", vectors},
-        {"panels_per_block", panelsPerBlock}})
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"lanes", lanes},
+                             {"rows", rows},
+                             {"vectors", vectors},
+                             {"panels_per_block", panelsPerBlock}})
     if (value < 1)
       return emitError() << "cpu_schedule '" << name
                          << "' must be at least 1, not " << value;
@@ -151,8 +149,8 @@ CpuScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 static LogicalResult verifyTensorTypes(Operation *op, NamedAttribute attr) {
   auto list = dyn_cast<ArrayAttr>(attr.getValue());
   if (!list)
-    return op->emitOpError() << "'" << attr.getName()
-                             << "' must be an array of tensor types";
+    return op->emitOpError()
+           << "'" << attr.getName() << "' must be an array of tensor types";
   for (Attribute element : list) {
     auto type = dyn_cast<TypeAttr>(element);
     auto tensor =
@@ -191,8 +189,8 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
     if (failed(expect(list && isa<ModuleOp>(op),
                       "must be an array of names on a module")))
       return failure();
-    return verifyNames([&] { return op->emitOpError(); },
-                       kRequirementsAttrName, list);
+    return verifyNames([&] { return op->emitOpError(); }, kRequirementsAttrName,
+                       list);
   }
   if (name == kCpuScheduleAttrName)
     return expect(isa<CpuScheduleAttr>(value) &&
@@ -205,10 +203,9 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
                       "must be an array<i64: ...> on an affine.parallel")))
       return failure();
     if (static_cast<size_t>(sizes.size()) != parallel.getNumDims())
-      return op->emitOpError()
-             << "'" << name << "' has " << sizes.size()
-             << " sizes for a loop of " << parallel.getNumDims()
-             << " dimensions";
+      return op->emitOpError() << "'" << name << "' has " << sizes.size()
+                               << " sizes for a loop of "
+                               << parallel.getNumDims() << " dimensions";
     return expect(llvm::all_of(sizes.asArrayRef(),
                                [](int64_t size) { return size >= 1; }),
                   "sizes must be at least 1");
