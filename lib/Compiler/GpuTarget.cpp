@@ -22,7 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::plaidml;
-namespace rt = ::plaidml::rt;
 
 /// Calls each function of llvm.global_ctors (or _dtors) `name` in priority
 /// order from a new exported function `symbol`, and erases the array.
