@@ -157,8 +157,8 @@ static LogicalResult verifyTensorTypes(Operation *op, NamedAttribute attr) {
         type ? dyn_cast<RankedTensorType>(type.getValue()) : RankedTensorType();
     if (!tensor || !tensor.hasStaticShape())
       return op->emitOpError()
-             << "'" << attr.getName() << "' must hold static tensor types, not "
-             << element;
+             << "'" << attr.getName().getValue()
+             << "' must hold static tensor types, not " << element;
   }
   return success();
 }
