@@ -149,8 +149,8 @@ CpuScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 static LogicalResult verifyTensorTypes(Operation *op, NamedAttribute attr) {
   auto list = dyn_cast<ArrayAttr>(attr.getValue());
   if (!list)
-    return op->emitOpError()
-           << "'" << attr.getName() << "' must be an array of tensor types";
+    return op->emitOpError() << "'" << attr.getName().getValue()
+                             << "' must be an array of tensor types";
   for (Attribute element : list) {
     auto type = dyn_cast<TypeAttr>(element);
     auto tensor =
