@@ -327,6 +327,41 @@ Program::prepare(std::string_view entryName,
   return inv;
 }
 
+Status Program::execute(std::string_view entryName,
+                        const std::vector<Buffer *> &buffers) const {
+  StatusOr<const EntrySpec *> found = getEntry(entryName);
+  if (!found.ok())
+    return found.status();
+  const EntrySpec &entry = **found;
+  size_t expected = entry.inputs.size() + entry.outputs.size();
+  if (buffers.size() != expected)
+    return Status::invalidArgument("entry '" + entry.name + "' takes " +
+                                   std::to_string(expected) +
+                                   " buffers (inputs, then outputs), got " +
+                                   std::to_string(buffers.size()));
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const TensorSpec &spec = i < entry.inputs.size()
+                                 ? entry.inputs[i]
+                                 : entry.outputs[i - entry.inputs.size()];
+    if (!buffers[i])
+      return Status::invalidArgument("buffer " + std::to_string(i) +
+                                     " of entry '" + entry.name + "' is null");
+    if (&buffers[i]->getDevice() != library->device.get())
+      return Status::invalidArgument(
+          "buffer " + std::to_string(i) + " ('" + spec.name +
+          "') is a buffer of " + buffers[i]->getDevice().getLabel() +
+          ", but the program runs on " + library->device->getLabel());
+    if (buffers[i]->size() != spec.getByteSize())
+      return Status::invalidArgument(
+          "buffer " + std::to_string(i) + " ('" + spec.name + "', " +
+          spec.describe() + ") must have " +
+          std::to_string(spec.getByteSize()) + " bytes, it has " +
+          std::to_string(buffers[i]->size()));
+  }
+  size_t index = static_cast<size_t>(&entry - &getManifest().entries.front());
+  return library->executable->call(index, buffers);
+}
+
 StatusOr<std::vector<HostArray>>
 Program::run(std::string_view entryName,
              const std::vector<HostArray> &inputs) const {
