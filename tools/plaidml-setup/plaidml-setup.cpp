@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Args.h"
-#include "Runner.h"
+#include "plaidml/Runner/Args.h"
+#include "plaidml/Runner/Runner.h"
 
 #include "plaidml/Runtime/Device.h"
 

@@ -22,7 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Runtime/HostArray.h"
-#include "plaidml/Runtime/OpenCL.h"
+#include "opencl/OpenCLDevice.h"
 
 #include <array>
 #include <cstdio>

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runner.h"
+#include "plaidml/Runner/Runner.h"
 
 #include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/Program.h"

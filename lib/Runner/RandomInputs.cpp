@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runner.h"
+#include "plaidml/Runner/Runner.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-//===- OpenCL.h - OpenCL devices, buffers and kernels -----------*- C++ -*-===//
+//===- OpenCLDevice.h - OpenCL devices, buffers, kernels --------*- C++ -*-===//
 //
 // The device layer of the OpenCL runtime (DESIGN.md section 5), the twin of
 // Vulkan.h. The ICD loader is opened at run time with
@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PLAIDML_RUNTIME_OPENCL_H
-#define PLAIDML_RUNTIME_OPENCL_H
+#ifndef PLAIDML_LIB_RUNTIME_OPENCL_OPENCLDEVICE_H
+#define PLAIDML_LIB_RUNTIME_OPENCL_OPENCLDEVICE_H
 
 #include "plaidml/Runtime/Status.h"
 
@@ -267,4 +267,4 @@ private:
 
 } // namespace plaidml::rt
 
-#endif // PLAIDML_RUNTIME_OPENCL_H
+#endif // PLAIDML_LIB_RUNTIME_OPENCL_OPENCLDEVICE_H

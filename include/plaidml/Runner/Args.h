@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PLAIDML_TOOLS_PLAIDML_RUN_ARGS_H
-#define PLAIDML_TOOLS_PLAIDML_RUN_ARGS_H
+#ifndef PLAIDML_RUNNER_ARGS_H
+#define PLAIDML_RUNNER_ARGS_H
 
 #include <optional>
 #include <string>
@@ -62,4 +62,4 @@ private:
 
 } // namespace plaidml::run
 
-#endif // PLAIDML_TOOLS_PLAIDML_RUN_ARGS_H
+#endif // PLAIDML_RUNNER_ARGS_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runner.h"
+#include "plaidml/Runner/Runner.h"
 
 using namespace plaidml;
 using namespace plaidml::run;

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Runner.h"
+#include "plaidml/Runner/Runner.h"
 
 #include "plaidml/Compiler/Cache.h"
 #include "plaidml/Compiler/Compiler.h"

@@ -1,15 +1,17 @@
-//===- VulkanBackend.cpp - The launch ABI on a Vulkan device --------------===//
+//===- VulkanDriver.cpp - The vulkan driver -------------------------------===//
 //
-// GpuBackend over VulkanDevice: modules are SPIR-V words, requirements are
-// SPIR-V capabilities and extensions (VulkanDeviceInfo::supportsSpirv), the
-// workgroup size is the module's LocalSize (the launch's block size is only
-// checked against the device's limit).
+// The "vulkan" driver: devices "vulkan:N" are GpuDevices over a GpuBackend
+// that forwards to VulkanDevice. Modules are SPIR-V words, requirements and
+// features are SPIR-V capabilities and extensions
+// (VulkanDeviceInfo::supportsSpirv), the workgroup size is the module's
+// LocalSize (the launch's block size is only checked against the device's
+// limit). The driver takes no executable options.
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuBackend.h"
-
-#include "plaidml/Runtime/Vulkan.h"
+#include "Drivers.h"
+#include "gpu/GpuDevice.h"
+#include "vulkan/VulkanDevice.h"
 
 #include <cstring>
 
@@ -49,8 +51,8 @@ public:
     return device->info().maxWorkgroupInvocations;
   }
 
-  StatusOr<std::unique_ptr<GpuBackendModule>> loadModule(const char *data,
-                                                         size_t size) override {
+  StatusOr<std::unique_ptr<GpuBackendModule>>
+  loadModule(const char *data, size_t size, const GpuModuleOptions &) override {
     if (size % 4 != 0)
       return Status::failure("kernel module of " + std::to_string(size) +
                              " bytes is not SPIR-V (not a multiple of 4)");
@@ -83,10 +85,9 @@ public:
 private:
   std::string name;
 };
-} // namespace
 
-StatusOr<std::unique_ptr<GpuBackend>>
-plaidml::rt::openVulkanBackend(unsigned index) {
+/// The backend of "vulkan:index".
+StatusOr<std::unique_ptr<GpuBackend>> openVulkanBackend(unsigned index) {
   StatusOr<std::shared_ptr<VulkanDevice>> device = VulkanDevice::get(index);
   if (!device.ok())
     return device.status();
@@ -94,4 +95,42 @@ plaidml::rt::openVulkanBackend(unsigned index) {
       "vulkan:" + std::to_string(index) + " (" + (*device)->info().name + ")";
   return std::unique_ptr<GpuBackend>(
       new VulkanBackend(std::move(*device), std::move(label)));
+}
+
+/// What the driver lists: the capabilities and extensions as features.
+StatusOr<std::vector<DeviceInfo>> enumerate() {
+  StatusOr<std::vector<VulkanDeviceInfo>> devices = enumerateVulkanDevices();
+  if (!devices.ok())
+    return devices.status();
+  std::vector<DeviceInfo> infos;
+  for (const VulkanDeviceInfo &device : *devices) {
+    DeviceInfo info;
+    info.name = DeviceName{"vulkan", device.index};
+    info.model = device.name;
+    info.description = device.describe();
+    info.features = device.spirvCapabilities();
+    for (const std::string &extension : device.spirvExtensions())
+      info.features.push_back(extension);
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+/// The features of a device that has every one the runtime checks.
+std::vector<std::string> getAllFeatures() {
+  VulkanDeviceInfo everything;
+  everything.shaderFloat16 = everything.shaderFloat64 = true;
+  everything.shaderInt8 = everything.shaderInt16 = everything.shaderInt64 =
+      true;
+  everything.storageBuffer8Bit = everything.storageBuffer16Bit = true;
+  std::vector<std::string> features = everything.spirvCapabilities();
+  for (const std::string &extension : everything.spirvExtensions())
+    features.push_back(extension);
+  return features;
+}
+} // namespace
+
+std::unique_ptr<Driver> plaidml::rt::createVulkanDriver() {
+  return std::make_unique<GpuDriver>("vulkan", enumerate, openVulkanBackend,
+                                     getAllFeatures());
 }

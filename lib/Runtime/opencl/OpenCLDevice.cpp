@@ -1,4 +1,4 @@
-//===- OpenCL.cpp - OpenCL devices, buffers and kernels -------------------===//
+//===- OpenCLDevice.cpp - OpenCL devices, buffers and kernels -------------===//
 //
 // Opens libOpenCL.so.1 (the ICD loader) with dlopen and resolves the OpenCL
 // 1.2 entry points with dlsym (no link-time dependency; the CL headers give
@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "plaidml/Runtime/OpenCL.h"
+#include "opencl/OpenCLDevice.h"
 
 #include "FileUtil.h"
 
@@ -98,14 +98,15 @@ Status plaidml::rt::detail::probeOpenCLLoader(const char *path) {
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char *err = dlerror();
-    return Status::failure(std::string("OpenCL unavailable: cannot load ") +
-                           path + " (" + (err ? err : "unknown error") + ")");
+    return Status::unavailable(std::string("OpenCL unavailable: cannot load ") +
+                               path + " (" + (err ? err : "unknown error") +
+                               ")");
   }
   bool found = dlsym(lib, "clGetPlatformIDs") != nullptr;
   dlclose(lib);
   if (!found)
-    return Status::failure(std::string("OpenCL unavailable: ") + path +
-                           " has no clGetPlatformIDs");
+    return Status::unavailable(std::string("OpenCL unavailable: ") + path +
+                               " has no clGetPlatformIDs");
   return Status::success();
 }
 
@@ -192,9 +193,10 @@ std::string plaidml::rt::detail::getOpenCLErrorName(int32_t code) {
 #if !PLAIDML_HAVE_OPENCL
 
 StatusOr<std::vector<OpenCLDeviceInfo>> plaidml::rt::enumerateOpenCLDevices() {
-  return Status::failure("OpenCL unavailable: this runtime was built without "
-                         "OpenCL (no CL headers, or PLAIDML_ENABLE_OPENCL "
-                         "OFF)");
+  return Status::unavailable(
+      "OpenCL unavailable: this runtime was built without "
+      "OpenCL (no CL headers, or PLAIDML_ENABLE_OPENCL "
+      "OFF)");
 }
 
 struct OpenCLBuffer::Impl {};
@@ -291,7 +293,14 @@ Status clFailure(const char *call, cl_int code,
       std::string(call) + " failed: " + detail::getOpenCLErrorName(code);
   if (!context.empty())
     msg += " (" + context + ")";
-  return Status::failure(msg);
+  // CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY,
+  // CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_INVALID_BUFFER_SIZE.
+  if (code == -5 || code == -6 || code == -4 || code == -61)
+    return Status::resourceExhausted(msg);
+  // CL_DEVICE_NOT_AVAILABLE, CL_DEVICE_NOT_FOUND.
+  if (code == -2 || code == -1)
+    return Status::unavailable(msg);
+  return Status::internal(msg);
 }
 
 #define PLAIDML_CL_FUNCTIONS(X)                                                \
@@ -471,15 +480,16 @@ StatusOr<OpenCLLoader *> loadOpenCL() {
     if (cl.lib)
       dlclose(cl.lib);
     delete clp;
-    return status.withContext("OpenCL unavailable");
+    return Status::unavailable(status.message())
+        .withContext("OpenCL unavailable");
   };
   cl.lib = dlopen(kLoaderName, RTLD_NOW | RTLD_LOCAL);
   if (!cl.lib) {
     const char *err = dlerror();
     delete clp;
-    return Status::failure(std::string("OpenCL unavailable: cannot load ") +
-                           kLoaderName + " (" + (err ? err : "unknown error") +
-                           ")");
+    return Status::unavailable(std::string("OpenCL unavailable: cannot load ") +
+                               kLoaderName + " (" +
+                               (err ? err : "unknown error") + ")");
   }
 #define RESOLVE(name)                                                          \
   cl.name = reinterpret_cast<decltype(&::name)>(dlsym(cl.lib, #name));         \
@@ -628,7 +638,7 @@ StatusOr<std::shared_ptr<OpenCLDevice>> OpenCLDevice::get(unsigned index) {
     return loader.status();
   OpenCLLoader &cl = **loader;
   if (index >= cl.infos.size())
-    return Status::failure(
+    return Status::notFound(
         "no OpenCL device opencl:" + std::to_string(index) + " (" +
         (cl.infos.empty() ? std::string("no OpenCL devices found")
                           : "found " + std::to_string(cl.infos.size()) +

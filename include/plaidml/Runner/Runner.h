@@ -7,13 +7,13 @@
 // opens either in the reference interpreter or by compiling it to an
 // artifact.
 //
-// This is the interface of the PlaidMLRunner library (tools/plaidml-run),
+// This is the interface of the PlaidMLRunner library (lib/Runner),
 // which plaidml-run and plaidml-setup link.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PLAIDML_TOOLS_PLAIDML_RUN_RUNNER_H
-#define PLAIDML_TOOLS_PLAIDML_RUN_RUNNER_H
+#ifndef PLAIDML_RUNNER_RUNNER_H
+#define PLAIDML_RUNNER_RUNNER_H
 
 #include "plaidml/Runtime/HostArray.h"
 #include "plaidml/Runtime/Manifest.h"
@@ -112,4 +112,4 @@ rt::HostArray randomArray(const rt::TensorSpec &spec, std::mt19937_64 &rng);
 
 } // namespace plaidml::run
 
-#endif // PLAIDML_TOOLS_PLAIDML_RUN_RUNNER_H
+#endif // PLAIDML_RUNNER_RUNNER_H

@@ -1,4 +1,4 @@
-//===- Vulkan.h - Vulkan devices, buffers and compute kernels ---*- C++ -*-===//
+//===- VulkanDevice.h - Vulkan devices, buffers, kernels --------*- C++ -*-===//
 //
 // The device layer of the Vulkan runtime (DESIGN.md section 5). The Vulkan
 // loader is opened at run time with dlopen("libvulkan.so.1"), so nothing links
@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PLAIDML_RUNTIME_VULKAN_H
-#define PLAIDML_RUNTIME_VULKAN_H
+#ifndef PLAIDML_LIB_RUNTIME_VULKAN_VULKANDEVICE_H
+#define PLAIDML_LIB_RUNTIME_VULKAN_VULKANDEVICE_H
 
 #include "plaidml/Runtime/Status.h"
 
@@ -207,4 +207,4 @@ private:
 
 } // namespace plaidml::rt
 
-#endif // PLAIDML_RUNTIME_VULKAN_H
+#endif // PLAIDML_LIB_RUNTIME_VULKAN_VULKANDEVICE_H

@@ -1,8 +1,9 @@
 //===- GpuBackend.h - What the launch ABI needs of a device -----*- C++ -*-===//
 //
-// GpuProgram (the runtime side of the mgpu* launch ABI) is written once
-// against this interface; VulkanBackend.cpp and OpenCLBackend.cpp adapt the
-// two device layers to it. A kernel module is what the artifact handed to
+// GpuDevice (the Device of every GPU driver) and GpuProgram (the runtime
+// side of the mgpu* launch ABI) are written once against this interface;
+// vulkan/VulkanDriver.cpp and opencl/OpenCLDriver.cpp adapt the two device
+// layers to it. A kernel module is what the artifact handed to
 // mgpuModuleLoad: SPIR-V words for Vulkan; for OpenCL a kernel bundle
 // (KernelBundle.h: SPIR-V and OpenCL C of the same kernels, of which the
 // backend picks one per device) or a single OpenCL C text or SPIR-V module.
@@ -13,6 +14,7 @@
 #ifndef PLAIDML_LIB_RUNTIME_GPUBACKEND_H
 #define PLAIDML_LIB_RUNTIME_GPUBACKEND_H
 
+#include "plaidml/Runtime/Executable.h"
 #include "plaidml/Runtime/KernelBundle.h"
 #include "plaidml/Runtime/Status.h"
 
@@ -42,6 +44,13 @@ public:
   /// What the kernels are built from, and why: "OpenCL C (opencl:0 (...)
   /// takes no SPIR-V; ...)".
   virtual std::string describe() const = 0;
+};
+
+/// The driver options of one executable (LoadOptions::driverOptions), as
+/// the backend understands them.
+class GpuModuleOptions {
+public:
+  virtual ~GpuModuleOptions() = default;
 };
 
 /// A kernel ready to launch: one entry point of a module.
@@ -74,10 +83,14 @@ public:
   virtual Status copy(GpuBackendBuffer &dst, GpuBackendBuffer &src,
                       size_t bytes, size_t dstOffset, size_t srcOffset) = 0;
 
+  /// Checks the driver options of an executable; the default takes none.
+  virtual StatusOr<std::unique_ptr<GpuModuleOptions>>
+  parseOptions(const ExecutableOptions &options) const;
   /// Checks the `size` bytes of a kernel module at `data` (what
   /// mgpuModuleLoad received) and keeps what the kernels will be built from.
   virtual StatusOr<std::unique_ptr<GpuBackendModule>>
-  loadModule(const char *data, size_t size) = 0;
+  loadModule(const char *data, size_t size,
+             const GpuModuleOptions &options) = 0;
   /// Kernel `name` of `module` whose buffers are bindings 0..numBindings-1.
   virtual StatusOr<std::unique_ptr<GpuBackendKernel>>
   createKernel(GpuBackendModule &module, const std::string &name,
@@ -141,13 +154,6 @@ protected:
 
   std::shared_ptr<Device> device;
 };
-
-/// The backends of "vulkan:N" and "opencl:N". The OpenCL one builds each
-/// kernel module from the format `preference` forces, else the one
-/// chooseOpenCLKernelFormat picks for the device.
-StatusOr<std::unique_ptr<GpuBackend>> openVulkanBackend(unsigned index);
-StatusOr<std::unique_ptr<GpuBackend>>
-openOpenCLBackend(unsigned index, const KernelFormatPreference &preference);
 
 } // namespace plaidml::rt
 

@@ -1,6 +1,7 @@
-//===- OpenCLBackend.cpp - The launch ABI on an OpenCL device -------------===//
+//===- OpenCLDriver.cpp - The opencl driver -------------------------------===//
 //
-// GpuBackend over OpenCLDevice. A kernel module is a kernel bundle (SPIR-V
+// The "opencl" driver: devices "opencl:N" are GpuDevices over a GpuBackend
+// that forwards to OpenCLDevice. A kernel module is a kernel bundle (SPIR-V
 // and OpenCL C of the same kernels) or a single OpenCL C text or SPIR-V
 // module (KernelBundle.h); loading it picks the format this device builds
 // (chooseOpenCLKernelFormat: SPIR-V with clCreateProgramWithIL where the
@@ -8,13 +9,17 @@
 // 1.2 devices run it; or the format PLAIDML_OPENCL_KERNEL_FORMAT forces).
 // Requirements are OpenCL extension names (cl_khr_fp64, cl_khr_fp16, ...),
 // "int64", and "spirv" for kernel modules that exist only as SPIR-V. The
-// launch's grid and block become the NDRange.
+// launch's grid and block become the NDRange. The driver takes one
+// executable option, `kernel-format` (spirv, opencl-c or auto), which wins
+// over PLAIDML_OPENCL_KERNEL_FORMAT.
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuBackend.h"
+#include "Drivers.h"
+#include "gpu/GpuDevice.h"
+#include "opencl/OpenCLDevice.h"
 
-#include "plaidml/Runtime/OpenCL.h"
+#include <cstdlib>
 
 #include <cstring>
 
@@ -41,12 +46,37 @@ struct OpenCLBackendModule : GpuBackendModule {
   }
 };
 
+/// The kernel format an executable asks for.
+struct OpenCLModuleOptions : GpuModuleOptions {
+  KernelFormatPreference preference;
+};
+
 class OpenCLBackend : public DeviceBackendBase<OpenCLDevice, OpenCLBuffer> {
 public:
-  OpenCLBackend(std::shared_ptr<OpenCLDevice> device,
-                KernelFormatPreference preference)
-      : DeviceBackendBase(std::move(device)),
-        preference(std::move(preference)) {}
+  explicit OpenCLBackend(std::shared_ptr<OpenCLDevice> device)
+      : DeviceBackendBase(std::move(device)) {}
+
+  /// `kernel-format`, else the environment.
+  StatusOr<std::unique_ptr<GpuModuleOptions>>
+  parseOptions(const ExecutableOptions &options) const override {
+    auto result = std::make_unique<OpenCLModuleOptions>();
+    for (const auto &[key, value] : options)
+      if (key != "kernel-format")
+        return Status::invalidArgument("the opencl driver has no option '" +
+                                       key + "' (it takes kernel-format)");
+    StatusOr<KernelFormatPreference> preference = Status::success();
+    if (auto it = options.find("kernel-format"); it != options.end()) {
+      preference = KernelFormatPreference::parse(it->second, "kernel-format");
+    } else {
+      const char *env = std::getenv(kOpenCLKernelFormatVariable);
+      preference = KernelFormatPreference::parse(env ? env : "",
+                                                 kOpenCLKernelFormatVariable);
+    }
+    if (!preference.ok())
+      return preference.status();
+    result->preference = std::move(*preference);
+    return std::unique_ptr<GpuModuleOptions>(std::move(result));
+  }
 
   const std::string &label() const override { return device->label(); }
 
@@ -73,8 +103,11 @@ public:
     return device->info().maxWorkgroupSize;
   }
 
-  StatusOr<std::unique_ptr<GpuBackendModule>> loadModule(const char *data,
-                                                         size_t size) override {
+  StatusOr<std::unique_ptr<GpuBackendModule>>
+  loadModule(const char *data, size_t size,
+             const GpuModuleOptions &options) override {
+    const KernelFormatPreference &preference =
+        static_cast<const OpenCLModuleOptions &>(options).preference;
     StatusOr<KernelBundle> bundle = decodeKernelModule(data, size);
     if (!bundle.ok())
       return bundle.status();
@@ -130,18 +163,50 @@ public:
                           unwrapAll(buffers), {grid[0], grid[1], grid[2]},
                           {block[0], block[1], block[2]});
   }
-
-private:
-  KernelFormatPreference preference;
 };
-} // namespace
 
-StatusOr<std::unique_ptr<GpuBackend>>
-plaidml::rt::openOpenCLBackend(unsigned index,
-                               const KernelFormatPreference &preference) {
+/// The backend of "opencl:index".
+StatusOr<std::unique_ptr<GpuBackend>> openOpenCLBackend(unsigned index) {
   StatusOr<std::shared_ptr<OpenCLDevice>> device = OpenCLDevice::get(index);
   if (!device.ok())
     return device.status();
-  return std::unique_ptr<GpuBackend>(
-      new OpenCLBackend(std::move(*device), preference));
+  return std::unique_ptr<GpuBackend>(new OpenCLBackend(std::move(*device)));
+}
+
+/// The features of `device`: its extensions, and the names of the manifest's
+/// `requires` line for what OpenCL reports otherwise.
+std::vector<std::string> getFeatures(const OpenCLDeviceInfo &device) {
+  std::vector<std::string> features = device.extensions;
+  auto add = [&](bool has, const char *name) {
+    if (has && !device.hasExtension(name))
+      features.push_back(name);
+  };
+  add(device.fp64, "cl_khr_fp64");
+  add(device.fp16, "cl_khr_fp16");
+  add(device.int64, "int64");
+  add(device.takesSpirv(), "spirv");
+  return features;
+}
+
+StatusOr<std::vector<DeviceInfo>> enumerate() {
+  StatusOr<std::vector<OpenCLDeviceInfo>> devices = enumerateOpenCLDevices();
+  if (!devices.ok())
+    return devices.status();
+  std::vector<DeviceInfo> infos;
+  for (const OpenCLDeviceInfo &device : *devices) {
+    DeviceInfo info;
+    info.name = DeviceName{"opencl", device.index};
+    info.model = device.name;
+    info.description = device.describe();
+    info.features = getFeatures(device);
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+} // namespace
+
+std::unique_ptr<Driver> plaidml::rt::createOpenCLDriver() {
+  return std::make_unique<GpuDriver>(
+      "opencl", enumerate, openOpenCLBackend,
+      std::vector<std::string>{"cl_khr_fp64", "cl_khr_fp16", "int64", "spirv"});
 }

@@ -1,4 +1,4 @@
-//===- Vulkan.cpp - Vulkan devices, buffers and compute kernels -----------===//
+//===- VulkanDevice.cpp - Vulkan devices, buffers and compute kernels -----===//
 //
 // Opens libvulkan.so.1 with dlopen and resolves every entry point through
 // vkGetInstanceProcAddr (VK_NO_PROTOTYPES: no link-time dependency), creates
@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "plaidml/Runtime/Vulkan.h"
+#include "vulkan/VulkanDevice.h"
 
 #include "FileUtil.h"
 
@@ -111,23 +111,25 @@ Status plaidml::rt::detail::probeVulkanLoader(const char *path) {
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char *err = dlerror();
-    return Status::failure(std::string("Vulkan unavailable: cannot load ") +
-                           path + " (" + (err ? err : "unknown error") + ")");
+    return Status::unavailable(std::string("Vulkan unavailable: cannot load ") +
+                               path + " (" + (err ? err : "unknown error") +
+                               ")");
   }
   bool found = dlsym(lib, "vkGetInstanceProcAddr") != nullptr;
   dlclose(lib);
   if (!found)
-    return Status::failure(std::string("Vulkan unavailable: ") + path +
-                           " has no vkGetInstanceProcAddr");
+    return Status::unavailable(std::string("Vulkan unavailable: ") + path +
+                               " has no vkGetInstanceProcAddr");
   return Status::success();
 }
 
 #if !PLAIDML_HAVE_VULKAN
 
 StatusOr<std::vector<VulkanDeviceInfo>> plaidml::rt::enumerateVulkanDevices() {
-  return Status::failure("Vulkan unavailable: this runtime was built without "
-                         "Vulkan (no Vulkan headers, or PLAIDML_ENABLE_VULKAN "
-                         "OFF)");
+  return Status::unavailable(
+      "Vulkan unavailable: this runtime was built without "
+      "Vulkan (no Vulkan headers, or PLAIDML_ENABLE_VULKAN "
+      "OFF)");
 }
 
 struct VulkanBuffer::Impl {};
@@ -224,7 +226,17 @@ Status vkFailure(const char *call, VkResult result,
                     (name ? name : "VkResult " + std::to_string(result));
   if (!context.empty())
     msg += " (" + context + ")";
-  return Status::failure(msg);
+  StatusCode code = StatusCode::Internal;
+  if (result == VK_ERROR_OUT_OF_HOST_MEMORY ||
+      result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+      result == VK_ERROR_OUT_OF_POOL_MEMORY ||
+      result == VK_ERROR_FRAGMENTED_POOL || result == VK_ERROR_TOO_MANY_OBJECTS)
+    code = StatusCode::ResourceExhausted;
+  else if (result == VK_ERROR_DEVICE_LOST ||
+           result == VK_ERROR_INITIALIZATION_FAILED ||
+           result == VK_ERROR_INCOMPATIBLE_DRIVER)
+    code = StatusCode::Unavailable;
+  return Status(code, msg);
 }
 
 #define VK_CHECK(call, ...)                                                    \
@@ -369,15 +381,16 @@ StatusOr<VulkanLoader *> loadVulkan() {
     if (vk.instance && vk.vkDestroyInstance)
       vk.vkDestroyInstance(vk.instance, nullptr);
     delete vkp;
-    return status.withContext("Vulkan unavailable");
+    return Status::unavailable(status.message())
+        .withContext("Vulkan unavailable");
   };
   vk.lib = dlopen(kLoaderName, RTLD_NOW | RTLD_LOCAL);
   if (!vk.lib) {
     const char *err = dlerror();
     delete vkp;
-    return Status::failure(std::string("Vulkan unavailable: cannot load ") +
-                           kLoaderName + " (" + (err ? err : "unknown error") +
-                           ")");
+    return Status::unavailable(std::string("Vulkan unavailable: cannot load ") +
+                               kLoaderName + " (" +
+                               (err ? err : "unknown error") + ")");
   }
   vk.vkGetInstanceProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(
       dlsym(vk.lib, "vkGetInstanceProcAddr"));
@@ -909,7 +922,7 @@ VulkanDevice::create(unsigned index, bool forceStaging) {
     return loader.status();
   VulkanLoader &vk = **loader;
   if (index >= vk.infos.size())
-    return Status::failure(
+    return Status::notFound(
         "no Vulkan device vulkan:" + std::to_string(index) + " (" +
         (vk.infos.empty() ? std::string("no Vulkan devices found")
                           : "found " + std::to_string(vk.infos.size()) +
