@@ -43,8 +43,16 @@ public:
     executable.reset();
     if (library.handle)
       dlclose(library.handle);
-    if (fd >= 0)
-      close(fd);
+    if (fd >= 0) {
+      // The loader may keep the library after dlclose (NODELETE), still
+      // known by the name /proc/self/fd/N: then N stays open, or the next
+      // artifact given descriptor N would get this library from dlopen.
+      std::string name = "/proc/self/fd/" + std::to_string(fd);
+      if (void *kept = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD))
+        dlclose(kept);
+      else
+        close(fd);
+    }
   }
 
   /// What the driver sees: path, handle, manifest, entry functions.
