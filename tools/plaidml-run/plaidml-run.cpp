@@ -3,9 +3,9 @@
 // Opens a program (a compiled artifact, or a .mlir or .tile source when this
 // build has the compiler), binds its inputs (.npy files or seeded random data),
 // runs it on a device and writes or prints the results, with the command
-// line contract of DESIGN.md section 6. Every failure is one line on stderr
-// and a non-zero exit code. This file links no MLIR: the runtime-only build
-// uses it as it is.
+// line contract of docs/Design.md section 6. Every failure is one line on
+// stderr and a non-zero exit code. This file links no MLIR: the runtime-only
+// build uses it as it is.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,7 @@
 //===- OpenCLDevice.h - OpenCL devices, buffers, kernels --------*- C++ -*-===//
 //
-// The device layer of the OpenCL runtime (DESIGN.md section 5), the twin of
-// Vulkan.h. The ICD loader is opened at run time with
+// The device layer of the OpenCL runtime (docs/Design.md section 5), the twin
+// of Vulkan.h. The ICD loader is opened at run time with
 // dlopen("libOpenCL.so.1"), so nothing links against libOpenCL and a machine
 // without it still runs on the CPU. The devices of every platform are listed
 // once, lazily, as "opencl:0", "opencl:1", ... An OpenCLDevice owns a context

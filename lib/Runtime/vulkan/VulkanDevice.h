@@ -1,6 +1,6 @@
 //===- VulkanDevice.h - Vulkan devices, buffers, kernels --------*- C++ -*-===//
 //
-// The device layer of the Vulkan runtime (DESIGN.md section 5). The Vulkan
+// The device layer of the Vulkan runtime (docs/Design.md section 5). The Vulkan
 // loader is opened at run time with dlopen("libvulkan.so.1"), so nothing links
 // against libvulkan and a machine without it still runs on the CPU; the
 // instance is created once, lazily. A VulkanDevice ("vulkan:N", physical

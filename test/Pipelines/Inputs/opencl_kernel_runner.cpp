@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "plaidml/Runtime/HostArray.h"
 #include "opencl/OpenCLDevice.h"
+#include "plaidml/Runtime/HostArray.h"
 
 #include <array>
 #include <cstdio>
