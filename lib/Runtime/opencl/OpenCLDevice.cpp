@@ -357,16 +357,23 @@ std::string trimInfo(std::string s) {
   return start == std::string::npos ? std::string() : s.substr(start);
 }
 
-std::string deviceString(const OpenCLLoader &cl, cl_device_id device,
-                         cl_device_info param) {
+/// A string property read the clGet*Info way through `get(size, value,
+/// sizeReturned)`: size first, then the bytes; "" when the driver fails.
+template <typename Get> std::string infoString(Get get) {
   size_t size = 0;
-  if (cl.clGetDeviceInfo(device, param, 0, nullptr, &size) != CL_SUCCESS ||
-      size == 0)
+  if (get(0, nullptr, &size) != CL_SUCCESS || size == 0)
     return "";
   std::string s(size, '\0');
-  if (cl.clGetDeviceInfo(device, param, size, s.data(), nullptr) != CL_SUCCESS)
+  if (get(size, s.data(), nullptr) != CL_SUCCESS)
     return "";
   return trimInfo(s);
+}
+
+std::string deviceString(const OpenCLLoader &cl, cl_device_id device,
+                         cl_device_info param) {
+  return infoString([&](size_t size, void *value, size_t *sizeReturned) {
+    return cl.clGetDeviceInfo(device, param, size, value, sizeReturned);
+  });
 }
 
 template <typename T>
@@ -381,15 +388,9 @@ T deviceValue(const OpenCLLoader &cl, cl_device_id device,
 
 std::string platformString(const OpenCLLoader &cl, cl_platform_id platform,
                            cl_platform_info param) {
-  size_t size = 0;
-  if (cl.clGetPlatformInfo(platform, param, 0, nullptr, &size) != CL_SUCCESS ||
-      size == 0)
-    return "";
-  std::string s(size, '\0');
-  if (cl.clGetPlatformInfo(platform, param, size, s.data(), nullptr) !=
-      CL_SUCCESS)
-    return "";
-  return trimInfo(s);
+  return infoString([&](size_t size, void *value, size_t *sizeReturned) {
+    return cl.clGetPlatformInfo(platform, param, size, value, sizeReturned);
+  });
 }
 
 /// "OpenCL 3.0 PoCL ..." -> 300; 0 when it does not parse.
