@@ -201,6 +201,15 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
                             "LD_LIBRARY_PATH or the system library "
                             "directories)");
     }
+    // The artifact itself exists (stat above), so "cannot open" means
+    // the loader skipped it: its ELF header is not for this machine.
+    if (why.rfind("cannot open shared object file", 0) == 0 &&
+        why.find("No such file or directory") != std::string::npos)
+      return fail(
+          StatusCode::InvalidArgument,
+          "the dynamic loader refused it (dlerror: " + why +
+              "): it is not a shared library for this machine, or it is "
+              "damaged");
     return fail(StatusCode::InvalidArgument, why);
   }
   auto library = std::make_shared<LoadedLibrary>(path, handle);

@@ -167,12 +167,16 @@ int main(int argc, char **argv) {
         context, input->getBuffer(), options, input->getBufferIdentifier());
     if (failed(artifact))
       return reported ? 1 : fail("compilation failed");
-    if (std::error_code ec =
-            llvm::sys::fs::copy_file(artifact->path, outputFile))
+    std::error_code ec = llvm::sys::fs::copy_file(artifact->path, outputFile);
+    removeTemporaryArtifact(*artifact);
+    if (ec)
       return fail("cannot copy '" + artifact->path + "' to '" + outputFile +
                   "': " + ec.message());
-    llvm::outs() << "cache: " << (artifact->hit ? "hit " : "miss ")
-                 << artifact->path << "\n";
+    if (artifact->temporary)
+      llvm::outs() << "cache: off\n";
+    else
+      llvm::outs() << "cache: " << (artifact->hit ? "hit " : "miss ")
+                   << artifact->path << "\n";
     return 0;
   }
 
