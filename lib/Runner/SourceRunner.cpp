@@ -17,6 +17,7 @@
 #include "plaidml/Frontend/TileLang/Importer.h"
 #include "plaidml/InitAll.h"
 #include "plaidml/Reference/Interpreter.h"
+#include "plaidml/Support/NestingLimit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -180,6 +181,9 @@ parseProgram(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
     if (rt::Status s = importTile(*parsed, path, bindings); !s.ok())
       return s;
   } else {
+    if (failed(mlir::plaidml::checkNestingDepth(parsed->sourceMgr,
+                                                parsed->context.get())))
+      return rt::Status::failure("cannot parse '" + path + "'");
     parsed->module =
         parseSourceFile<ModuleOp>(parsed->sourceMgr, parsed->context.get());
     if (!parsed->module)

@@ -11,6 +11,7 @@
 #include "plaidml/Compiler/Cache.h"
 #include "plaidml/Compiler/Compiler.h"
 #include "plaidml/InitAll.h"
+#include "plaidml/Support/NestingLimit.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -162,9 +163,18 @@ int main(int argc, char **argv) {
     return success();
   });
 
+  // Input nested deeper than the parser's stack allows is refused here,
+  // before either path below parses it.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  if (failed(checkNestingDepth(sourceMgr, &context)))
+    return 1;
+  const llvm::MemoryBuffer *text =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+
   if (useCache) {
     FailureOr<CachedArtifact> artifact = getCachedArtifact(
-        context, input->getBuffer(), options, input->getBufferIdentifier());
+        context, text->getBuffer(), options, text->getBufferIdentifier());
     if (failed(artifact))
       return reported ? 1 : fail("compilation failed");
     std::error_code ec = llvm::sys::fs::copy_file(artifact->path, outputFile);
@@ -180,8 +190,6 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
