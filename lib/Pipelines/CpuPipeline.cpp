@@ -45,6 +45,8 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   configureOptions.cpu = options.cpu;
   configureOptions.features = options.features;
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  // No work on tensors without elements, which the LLVM lowering refuses.
+  funcPm.addPass(createEraseZeroSizeBuffersPass());
   funcPm.addPass(createFuseElementwisePass());
   funcPm.addPass(createCpuConfigurePass(configureOptions));
   funcPm.addPass(createCpuTileContractionsPass());

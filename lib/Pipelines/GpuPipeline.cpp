@@ -12,6 +12,7 @@
 #include "plaidml/Pipelines/Pipelines.h"
 
 #include "plaidml/Target/Vulkan/Passes.h"
+#include "plaidml/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,6 +26,8 @@ using namespace mlir::plaidml;
 
 void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm,
                                             int64_t maxWorkgroupSize) {
+  // No work on tensors without elements, which the lowerings refuse.
+  pm.addNestedPass<func::FuncOp>(createEraseZeroSizeBuffersPass());
   // Mapping, decided and recorded on the affine loops, then applied there:
   // grid loop over workgroups, workgroup loop over invocations.
   GpuConfigurePassOptions configure;

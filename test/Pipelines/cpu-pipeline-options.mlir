@@ -17,6 +17,7 @@
 // FULL-NEXT:   ),
 // FULL-NEXT:   convert-tile-to-affine,
 // FULL-NEXT:   func.func(
+// FULL-NEXT:     plaidml-erase-zero-size-buffers,
 // FULL-NEXT:     plaidml-fuse-elementwise,
 // FULL-NEXT:     plaidml-cpu-configure{cpu=x86-64 features= remarks=false triple= vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
@@ -24,6 +25,7 @@
 // FULL-NEXT:   math-extend-to-supported-types
 // LOWER:     builtin.module(
 // LOWER-NEXT:  func.func(
+// LOWER-NEXT:    plaidml-erase-zero-size-buffers,
 // LOWER-NEXT:    plaidml-fuse-elementwise,
 // LOWER-NEXT:    plaidml-cpu-configure{cpu=native features= remarks=false triple= vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions
