@@ -61,7 +61,10 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   // become sequential affine.for loops (all of them with threads=1).
   CpuParallelizePassOptions parallelOptions;
   parallelOptions.threads = options.threads;
-  pm.addNestedPass<func::FuncOp>(createCpuParallelizePass(parallelOptions));
+  OpPassManager &lateFuncPm = pm.nest<func::FuncOp>();
+  lateFuncPm.addPass(createCpuParallelizePass(parallelOptions));
+  // Temporaries in the workspace the runtime allocates and checks.
+  lateFuncPm.addPass(createCpuPlanWorkspacePass());
 
   // Loops: affine -> scf (affine.parallel -> scf.parallel) -> OpenMP
   // worksharing loops on `threads` threads (omp.parallel num_threads, so

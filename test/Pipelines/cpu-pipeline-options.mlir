@@ -33,7 +33,8 @@
 // LOWER-NEXT:  math-extend-to-supported-types{ target-type=f32},
 // LOWER-NEXT:  convert-math-to-funcs{
 // LOWER-NEXT:  func.func(
-// LOWER-NEXT:    plaidml-cpu-parallelize{min-work=32768 threads=1}
+// LOWER-NEXT:    plaidml-cpu-parallelize{min-work=32768 threads=1},
+// LOWER-NEXT:    plaidml-cpu-plan-workspace
 // LOWER-NEXT:  ),
 // LOWER-NEXT:  lower-affine,
 // LOWER-NEXT:  arith-expand{
@@ -54,7 +55,8 @@
 // With threads > 1, the parallel loops that stay become OpenMP loops on that
 // many threads, memrefs reach LLVM before scf-to-cf (the OpenMP loop bodies
 // are alloca_scopes), and the omp ops after func-to-llvm.
-// FULL:      plaidml-cpu-parallelize{min-work=32768 threads=4}
+// FULL:      plaidml-cpu-parallelize{min-work=32768 threads=4},
+// FULL-NEXT: plaidml-cpu-plan-workspace
 // FULL-NEXT: ),
 // FULL-NEXT: lower-affine,
 // FULL-NEXT: convert-scf-to-openmp{num-threads=4},

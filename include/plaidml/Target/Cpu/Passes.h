@@ -18,6 +18,11 @@
 
 namespace mlir::plaidml {
 
+/// The bytes of an entry function's workspace (plaidml-cpu-plan-workspace),
+/// an i64 attribute that plaidml-emit-cpu-entry-points writes into the
+/// manifest (docs/ABI.md sections 2 and 3).
+inline constexpr llvm::StringLiteral kWorkspaceAttrName = "plaidml.workspace";
+
 #define GEN_PASS_DECL
 #include "plaidml/Target/Cpu/Passes.h.inc"
 
