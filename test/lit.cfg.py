@@ -46,6 +46,16 @@ tool_dirs = [
     os.path.join(config.plaidml_obj_root, "test", "bin"),
     config.llvm_tools_dir,
 ]
+# The sanitizer build (test/Sanitize) runs part of the suite with its
+# sanitized plaidml-run and plaidml-translate found first; the sanitizers'
+# settings come from the environment (RunSanitized.cmake sets them).
+sanitized_tools = lit_config.params.get("plaidml_sanitized_tools")
+if sanitized_tools:
+    tool_dirs.insert(0, sanitized_tools)
+    config.available_features.add("sanitized")
+    for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if name in os.environ:
+            config.environment[name] = os.environ[name]
 tools = [
     "call-entry",
     "opencl-kernel-runner",

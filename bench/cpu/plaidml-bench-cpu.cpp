@@ -572,8 +572,15 @@ int main(int argc, char **argv) {
     // The same seeded inputs for both sides and every thread count.
     std::mt19937_64 rng(1);
     std::vector<rt::HostArray> inputs;
-    for (const rt::TensorSpec &spec : c.inputs)
-      inputs.push_back(run::randomArray(spec, rng));
+    for (const rt::TensorSpec &spec : c.inputs) {
+      rt::StatusOr<rt::HostArray> input = run::randomArray(spec, rng);
+      if (!input.ok()) {
+        llvm::errs() << "plaidml-bench-cpu: " << c.name << ": "
+                     << input.message() << "\n";
+        return 1;
+      }
+      inputs.push_back(std::move(*input));
+    }
     PlaidMLRun previous;
     for (unsigned n : threads) {
       Row row;

@@ -1,11 +1,18 @@
 //===- Cache.cpp - The on-disk compile cache ------------------------------===//
 //
 // getCachedArtifact: looks the program up by its key and compiles it into
-// the cache on a miss, through a temporary file in the cache directory and
-// an atomic rename. An unusable cache directory (unwritable, or a file in
-// the way) costs a warning and a directory under the system's temporary
-// directory, never a failure. Stray temporary files from killed compiles
-// are never read: lookups only see renamed, complete entries.
+// the cache on a miss, through temporary files in the cache directory and
+// atomic renames. Code is only ever loaded from a directory no other user
+// can change: the cache directory, and every directory above it as written
+// and as resolved, is checked on every use (owner, mode, symbolic links);
+// an unusable user cache falls back to a private $TMPDIR/plaidml-cache-<uid>
+// (owned by the user, mode 0700), and when that is unusable too the cache is
+// off, with a warning, and the program compiles into a fresh private
+// temporary directory. Every entry comes with a record of its size and
+// SHA-256 (<key>.meta, written before the entry is renamed into place);
+// an entry that does not match its record (truncated, altered, or another
+// program's artifact) is discarded with a warning and compiled again.
+// Stray temporary files from killed compiles are never read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,12 +26,20 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::plaidml;
@@ -67,26 +82,145 @@ std::string mlir::plaidml::getCacheKey(StringRef programText,
 
 std::string mlir::plaidml::getCacheDirectory() {
   SmallString<256> dir;
+  // The XDG base directory spec: relative paths in these variables are
+  // invalid and ignored; so is a relative HOME (an unset one falls back to
+  // the password database).
   std::optional<std::string> xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+  std::optional<std::string> home = llvm::sys::Process::GetEnv("HOME");
   if (xdg && llvm::sys::path::is_absolute(*xdg)) {
     dir = *xdg;
-  } else {
-    llvm::sys::path::home_directory(dir);
+  } else if (home && llvm::sys::path::is_absolute(*home)) {
+    dir = *home;
     llvm::sys::path::append(dir, ".cache");
+  } else if (const passwd *pw = getpwuid(geteuid());
+             (!home || home->empty()) && pw && pw->pw_dir &&
+             llvm::sys::path::is_absolute(pw->pw_dir)) {
+    dir = pw->pw_dir;
+    llvm::sys::path::append(dir, ".cache");
+  } else {
+    return "";
   }
   llvm::sys::path::append(dir, "plaidml");
   return dir.str().str();
 }
 
-/// Creates `dir` and a unique temporary entry file in it.
+std::string mlir::plaidml::getFallbackCacheDirectory() {
+  SmallString<256> dir;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
+  llvm::sys::path::append(dir, "plaidml-cache-" + std::to_string(geteuid()));
+  return dir.str().str();
+}
+
+static std::string formatMode(mode_t mode) {
+  char text[8];
+  std::snprintf(text, sizeof(text), "%04o",
+                static_cast<unsigned>(mode & 07777));
+  return text;
+}
+
+/// Why a directory above the cache directory lets another user replace
+/// what is below it, or "" when it does not: it must be owned by root or by
+/// the user and not writable by group or others unless sticky (/tmp), and a
+/// symbolic link on the way must be owned by root or by the user.
+static std::string checkAncestors(StringRef path) {
+  uid_t uid = geteuid();
+  for (StringRef p = llvm::sys::path::parent_path(path); !p.empty();
+       p = llvm::sys::path::parent_path(p)) {
+    std::string name = p.str();
+    struct stat st;
+    if (lstat(name.c_str(), &st) != 0)
+      return "'" + name + "': " + std::strerror(errno);
+    if (S_ISLNK(st.st_mode) && st.st_uid != 0 && st.st_uid != uid)
+      return "'" + name + "' is a symbolic link owned by uid " +
+             std::to_string(st.st_uid);
+    if (stat(name.c_str(), &st) != 0)
+      return "'" + name + "': " + std::strerror(errno);
+    if (st.st_uid != 0 && st.st_uid != uid)
+      return "'" + name + "' is owned by uid " + std::to_string(st.st_uid);
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+      return "'" + name + "' is writable by other users (mode " +
+             formatMode(st.st_mode) + ")";
+    if (p == llvm::sys::path::root_path(p))
+      break;
+  }
+  return "";
+}
+
+std::string mlir::plaidml::checkCacheDirectory(StringRef dir,
+                                               bool requirePrivate) {
+  std::string name = dir.str();
+  uid_t uid = geteuid();
+  struct stat st;
+  if (lstat(name.c_str(), &st) != 0)
+    return std::strerror(errno);
+  if (S_ISLNK(st.st_mode))
+    return "it is a symbolic link";
+  if (!S_ISDIR(st.st_mode))
+    return "it is not a directory";
+  if (st.st_uid != uid)
+    return "it is owned by uid " + std::to_string(st.st_uid) +
+           ", not by you (uid " + std::to_string(uid) + ")";
+  if (requirePrivate && (st.st_mode & 077))
+    return "it has mode " + formatMode(st.st_mode) + ", not 0700";
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return "it is writable by other users (mode " + formatMode(st.st_mode) +
+           ")";
+  // The directories above it, both as written and as resolved.
+  SmallString<256> absolute(dir);
+  if (std::error_code ec = llvm::sys::fs::make_absolute(absolute))
+    return ec.message();
+  if (std::string why = checkAncestors(absolute); !why.empty())
+    return why;
+  SmallString<256> real;
+  if (std::error_code ec = llvm::sys::fs::real_path(dir, real))
+    return ec.message();
+  return checkAncestors(real);
+}
+
+/// Creates `dir` (mode 0700, parents included) when it does not exist, then
+/// checks it; returns why it cannot be used, or "".
+static std::string prepareDirectory(StringRef dir, bool requirePrivate) {
+  struct stat st;
+  std::string name = dir.str();
+  if (lstat(name.c_str(), &st) != 0 && errno == ENOENT)
+    if (std::error_code ec = llvm::sys::fs::create_directories(
+            dir, /*IgnoreExisting=*/true, llvm::sys::fs::perms::owner_all))
+      return "cannot create it: " + ec.message();
+  return checkCacheDirectory(dir, requirePrivate);
+}
+
+/// The directory the cache uses now: the user's, else the private fallback
+/// (with a warning), else "" (the cache is off, with a warning).
+static std::string chooseCacheDirectory(Location loc) {
+  std::string dir = getCacheDirectory();
+  std::string why = dir.empty() ? "neither XDG_CACHE_HOME nor HOME is an "
+                                  "absolute path"
+                                : prepareDirectory(dir, false);
+  if (why.empty())
+    return dir;
+  std::string shown = dir.empty() ? "~/.cache/plaidml" : dir;
+  std::string fallback = getFallbackCacheDirectory();
+  std::string fallbackWhy = prepareDirectory(fallback, true);
+  if (fallbackWhy.empty()) {
+    emitWarning(loc) << "cannot use the compile cache in '" << shown << "' ("
+                     << why << "); using '" << fallback << "'";
+    return fallback;
+  }
+  emitWarning(loc) << "the compile cache is off: cannot use '" << shown << "' ("
+                   << why << ") nor '" << fallback << "' (" << fallbackWhy
+                   << ")";
+  return "";
+}
+
+/// Creates a unique temporary file for `key` in `dir` (mode 0600).
 static std::error_code createEntryFile(StringRef dir, StringRef key,
                                        SmallVectorImpl<char> &tempPath) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return ec;
   SmallString<256> model(dir);
   llvm::sys::path::append(model, key + "-%%%%%%%%.tmp");
   int fd;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tempPath))
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          model, fd, tempPath, llvm::sys::fs::OF_None,
+          llvm::sys::fs::owner_read | llvm::sys::fs::owner_write))
     return ec;
   llvm::sys::Process::SafelyCloseFileDescriptor(fd);
   return {};
@@ -111,6 +245,135 @@ static void removeStaleTemporaries(StringRef dir) {
   }
 }
 
+/// The record of an entry: the key it was compiled for, its size and its
+/// SHA-256, one per line.
+static std::string formatRecord(StringRef key, ArrayRef<uint8_t> bytes) {
+  return "plaidml-cache-entry 1\nkey " + key.str() + "\nsize " +
+         std::to_string(bytes.size()) + "\nsha256 " +
+         llvm::toHex(llvm::SHA256::hash(bytes), /*LowerCase=*/true) + "\n";
+}
+
+static std::unique_ptr<llvm::MemoryBuffer> readFile(StringRef path,
+                                                    std::string &why) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file) {
+    why = "cannot read '" + path.str() + "': " + file.getError().message();
+    return nullptr;
+  }
+  return std::move(*file);
+}
+
+/// Why the entry `entry` (with its record `record`) is not the intact
+/// artifact of `key`, or "" when it is.
+static std::string verifyEntry(StringRef entry, StringRef record,
+                               StringRef key) {
+  struct stat st;
+  std::string name = entry.str();
+  if (lstat(name.c_str(), &st) != 0)
+    return std::strerror(errno);
+  if (!S_ISREG(st.st_mode))
+    return "it is not a regular file";
+  if (st.st_uid != geteuid())
+    return "it is owned by uid " + std::to_string(st.st_uid);
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return "it is writable by other users";
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> recordText = readFile(record, why);
+  if (!recordText)
+    return "it has no record of its size and hash (" + why + ")";
+  std::unique_ptr<llvm::MemoryBuffer> bytes = readFile(entry, why);
+  if (!bytes)
+    return why;
+  ArrayRef<uint8_t> data(
+      reinterpret_cast<const uint8_t *>(bytes->getBufferStart()),
+      bytes->getBufferSize());
+  std::string expected = formatRecord(key, data);
+  if (recordText->getBuffer() == expected)
+    return "";
+  // Say which field differs.
+  SmallVector<StringRef> want, have;
+  StringRef(expected).split(want, '\n');
+  recordText->getBuffer().split(have, '\n');
+  for (size_t i = 0; i < want.size(); ++i) {
+    StringRef w = want[i], h = i < have.size() ? have[i] : StringRef();
+    if (w == h)
+      continue;
+    if (w.starts_with("key "))
+      return "it was recorded for another program";
+    if (w.starts_with("size "))
+      return "its size is " + std::to_string(data.size()) +
+             " bytes, but it was written with " +
+             (h.starts_with("size ") ? h.drop_front(5).str() : "another size");
+    if (w.starts_with("sha256 "))
+      return "its SHA-256 differs from the one recorded when it was written";
+    break;
+  }
+  return "its record is malformed";
+}
+
+/// Writes `text` to a new temporary file in `dir`, returned in `tempPath`.
+static std::error_code writeTemporary(StringRef dir, StringRef key,
+                                      StringRef text,
+                                      SmallVectorImpl<char> &tempPath) {
+  if (std::error_code ec = createEntryFile(dir, key, tempPath))
+    return ec;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(StringRef(tempPath.data(), tempPath.size()), ec);
+  if (ec)
+    return ec;
+  os << text;
+  os.close();
+  return os.error();
+}
+
+/// Compiles into a fresh private temporary directory (the cache is off).
+static FailureOr<CachedArtifact> compileUncached(MLIRContext &context,
+                                                 StringRef programText,
+                                                 const CompileOptions &options,
+                                                 StringRef bufferName,
+                                                 Location loc) {
+  SmallString<256> model;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, model);
+  llvm::sys::path::append(model, "plaidml-XXXXXX");
+  std::string dir = model.str().str();
+  // mkdtemp creates the directory with mode 0700.
+  if (!mkdtemp(dir.data())) {
+    emitError(loc) << "cannot create a private temporary directory from '"
+                   << model << "': " << std::strerror(errno);
+    return failure();
+  }
+  CachedArtifact result;
+  result.temporary = true;
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, "artifact.so");
+  result.path = path.str().str();
+  if (std::string why = checkCacheDirectory(dir, true); !why.empty()) {
+    removeTemporaryArtifact(result);
+    emitError(loc) << "cannot compile in '" << dir << "': " << why;
+    return failure();
+  }
+  auto start = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      programText, ParserConfig(&context), bufferName);
+  if (!module || failed(compileToArtifact(*module, options, result.path))) {
+    removeTemporaryArtifact(result);
+    return failure();
+  }
+  result.compileMs = std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+  return result;
+}
+
+void mlir::plaidml::removeTemporaryArtifact(const CachedArtifact &artifact) {
+  if (!artifact.temporary)
+    return;
+  (void)llvm::sys::fs::remove(artifact.path);
+  (void)llvm::sys::fs::remove(llvm::sys::path::parent_path(artifact.path));
+}
+
 FailureOr<CachedArtifact>
 mlir::plaidml::getCachedArtifact(MLIRContext &context, StringRef programText,
                                  const CompileOptions &options,
@@ -122,31 +385,29 @@ mlir::plaidml::getCachedArtifact(MLIRContext &context, StringRef programText,
     return failure();
   }
   std::string key = getCacheKey(programText, *optionsString, options.device);
-  std::string entryName = key + ".so";
+  std::string dir = chooseCacheDirectory(loc);
+  if (dir.empty())
+    return compileUncached(context, programText, options, bufferName, loc);
 
-  // A hit in the cache directory (or the fallback, where an earlier run on
-  // this machine may have put it) returns at once.
-  std::string dir = getCacheDirectory();
-  SmallString<256> fallback;
-  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, fallback);
-  llvm::sys::path::append(fallback, "plaidml-cache");
-  for (StringRef candidate : {StringRef(dir), StringRef(fallback)}) {
-    SmallString<256> path(candidate);
-    llvm::sys::path::append(path, entryName);
-    if (llvm::sys::fs::exists(path))
+  SmallString<256> path(dir), recordPath(dir);
+  llvm::sys::path::append(path, key + ".so");
+  llvm::sys::path::append(recordPath, key + ".meta");
+  struct stat st;
+  if (lstat(path.c_str(), &st) == 0) {
+    std::string why = verifyEntry(path, recordPath, key);
+    if (why.empty())
       return CachedArtifact{path.str().str(), /*hit=*/true, /*compileMs=*/0};
+    emitWarning(loc) << "discarding the compile cache entry '" << path
+                     << "': " << why << "; compiling it again";
+    (void)llvm::sys::fs::remove(path);
+    (void)llvm::sys::fs::remove(recordPath);
   }
 
   SmallString<256> tempPath;
   if (std::error_code ec = createEntryFile(dir, key, tempPath)) {
-    emitWarning(loc) << "cannot write the compile cache in '" << dir << "' ("
-                     << ec.message() << "); using '" << fallback << "'";
-    dir = fallback.str().str();
-    if (std::error_code fallbackEc = createEntryFile(dir, key, tempPath)) {
-      emitError(loc) << "cannot write a compiled artifact in '" << dir
-                     << "': " << fallbackEc.message();
-      return failure();
-    }
+    emitError(loc) << "cannot write a compiled artifact in '" << dir
+                   << "': " << ec.message();
+    return failure();
   }
   llvm::FileRemover removeTemp(tempPath);
   removeStaleTemporaries(dir);
@@ -162,8 +423,31 @@ mlir::plaidml::getCachedArtifact(MLIRContext &context, StringRef programText,
                   std::chrono::steady_clock::now() - start)
                   .count();
 
-  SmallString<256> path(dir);
-  llvm::sys::path::append(path, entryName);
+  // The record goes in first: a reader that finds the entry finds its
+  // record too (a reader that finds only the record misses and compiles).
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> bytes = readFile(tempPath, why);
+  if (!bytes) {
+    emitError(loc) << why;
+    return failure();
+  }
+  std::string record =
+      formatRecord(key, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(
+                                              bytes->getBufferStart()),
+                                          bytes->getBufferSize()));
+  SmallString<256> tempRecord;
+  if (std::error_code ec = writeTemporary(dir, key, record, tempRecord)) {
+    emitError(loc) << "cannot write the record of a compiled artifact in '"
+                   << dir << "': " << ec.message();
+    return failure();
+  }
+  llvm::FileRemover removeTempRecord(tempRecord);
+  if (std::error_code ec = llvm::sys::fs::rename(tempRecord, recordPath)) {
+    emitError(loc) << "cannot move the record to '" << recordPath
+                   << "': " << ec.message();
+    return failure();
+  }
+  removeTempRecord.releaseFile();
   if (std::error_code ec = llvm::sys::fs::rename(tempPath, path)) {
     emitError(loc) << "cannot move the compiled artifact to '" << path
                    << "': " << ec.message();

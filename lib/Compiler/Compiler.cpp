@@ -402,6 +402,8 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
   std::string error = validateCompileOptions(options);
   if (!error.empty())
     return emitError(loc) << error;
+  if (failed(checkEntryFunctions(module)))
+    return failure();
   llvm::Expected<CpuTarget> target =
       resolveCpuTarget(options.triple, options.getCpu(), options.features);
   if (!target)

@@ -50,6 +50,8 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   // else looks at the loops: no temporaries for fused values. Then the
   // reduction nests: a schedule each, then register-blocked vector code.
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  // No work on tensors without elements, which the LLVM lowering refuses.
+  funcPm.addPass(createEraseZeroSizeBuffersPass());
   funcPm.addPass(createFuseElementwisePass());
   funcPm.addPass(createCpuConfigurePass());
   funcPm.addPass(createCpuTileContractionsPass());
@@ -64,7 +66,10 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   // become sequential affine.for loops (all of them with threads=1).
   CpuParallelizePassOptions parallelOptions;
   parallelOptions.threads = options.threads;
-  pm.addNestedPass<func::FuncOp>(createCpuParallelizePass(parallelOptions));
+  OpPassManager &lateFuncPm = pm.nest<func::FuncOp>();
+  lateFuncPm.addPass(createCpuParallelizePass(parallelOptions));
+  // Temporaries in the workspace the runtime allocates and checks.
+  lateFuncPm.addPass(createCpuPlanWorkspacePass());
 
   // Loops: affine -> scf (affine.parallel -> scf.parallel) -> OpenMP
   // worksharing loops on `threads` threads (omp.parallel num_threads, so

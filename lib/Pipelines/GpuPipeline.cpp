@@ -13,6 +13,7 @@
 
 #include "plaidml/Target/Cpu/Passes.h"
 #include "plaidml/Target/GPU/Passes.h"
+#include "plaidml/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,6 +26,8 @@ using namespace mlir;
 using namespace mlir::plaidml;
 
 void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm) {
+  // No work on tensors without elements, which the lowerings refuse.
+  pm.addNestedPass<func::FuncOp>(createEraseZeroSizeBuffersPass());
   // Mapping, decided and recorded on the affine loops, then applied there:
   // grid loop over workgroups, workgroup loop over invocations.
   pm.addNestedPass<func::FuncOp>(createGpuConfigurePass());

@@ -21,7 +21,7 @@
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/IntegerSet.h"
 
-#include <set>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::plaidml;
@@ -152,7 +152,10 @@ reference::evaluateContraction(ContractionOp op,
                                ArrayRef<const Buffer *> operands) {
   auto resultType = cast<RankedTensorType>(op.getType());
   Type outType = resultType.getElementType();
-  Buffer result(resultType);
+  FailureOr<Buffer> created = Buffer::create(resultType, op.getLoc());
+  if (failed(created))
+    return failure();
+  Buffer &result = *created;
   const Buffer &init = *operands[0];
   for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
     SmallVector<int64_t> coords = delinearize(i, resultType.getShape());
@@ -165,12 +168,12 @@ reference::evaluateContraction(ContractionOp op,
   if (failed(box))
     return failure();
   if (!box->has_value())
-    return result; // no valid point: the result is the init
+    return created; // no valid point: the result is the init
 
   int64_t numPoints = 1;
   for (auto [lo, hi] : **box) {
     if (hi < lo)
-      return result;
+      return created;
     int64_t extent = hi - lo + 1;
     if (extent > kMaxPoints / numPoints)
       return op.emitError("the reference interpreter would visit more than ")
@@ -197,8 +200,18 @@ reference::evaluateContraction(ContractionOp op,
                    : combo == CombinationKind::none ? elem(0)
                                                     : outType;
   // With add/mul/max/min the first visit of an element combines with init;
-  // `assign` overwrites, and two writes to one element are an error.
-  std::set<int64_t> assigned;
+  // `assign` overwrites, and two writes to one element are an error: one
+  // flag per output element records the writes.
+  std::optional<Buffer> assigned;
+  if (agg == AggregationKind::assign) {
+    FailureOr<Buffer> flags = Buffer::create(
+        RankedTensorType::get(resultType.getShape(),
+                              IntegerType::get(op.getContext(), 1)),
+        op.getLoc());
+    if (failed(flags))
+      return failure();
+    assigned.emplace(std::move(*flags));
+  }
 
   SmallVector<int64_t> point(op.getNumIdxs());
   SmallVector<int64_t> offsets(inputs.size());
@@ -265,12 +278,13 @@ reference::evaluateContraction(ContractionOp op,
     value = convertScalar(value, comboType, outType);
 
     if (agg == AggregationKind::assign) {
-      if (!assigned.insert(*out).second) {
+      if (assigned->getInt(*out)) {
         InFlightDiagnostic diag =
             op.emitError("'assign' contraction writes output element [");
         llvm::interleaveComma(delinearize(*out, resultType.getShape()), diag);
         return diag << "] more than once";
       }
+      assigned->setInt(*out, 1);
       writeScalar(result, *out, value);
       continue;
     }
@@ -282,5 +296,5 @@ reference::evaluateContraction(ContractionOp op,
         applyBinary(kind, readAs(result, *out, outType), value, outType, error);
     writeScalar(result, *out, *r);
   }
-  return result;
+  return created;
 }

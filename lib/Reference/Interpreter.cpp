@@ -10,6 +10,7 @@
 #include "Internal.h"
 #include "Scalar.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <memory>
@@ -57,7 +58,10 @@ template <typename Fn>
 FailureOr<Buffer> mapElements(Operation *op, ArrayRef<const Buffer *> operands,
                               Fn fn) {
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  Buffer result(resultType);
+  FailureOr<Buffer> created = Buffer::create(resultType, op->getLoc());
+  if (failed(created))
+    return failure();
+  Buffer &result = *created;
   SmallVector<int64_t> positions(operands.size());
   for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
     SmallVector<int64_t> coords = delinearize(i, resultType.getShape());
@@ -68,7 +72,7 @@ FailureOr<Buffer> mapElements(Operation *op, ArrayRef<const Buffer *> operands,
       return failure();
     writeScalar(result, i, *v);
   }
-  return result;
+  return created;
 }
 
 FailureOr<Buffer> evaluateBinary(Operation *op, BinaryKind kind,
@@ -108,7 +112,10 @@ FailureOr<Buffer> evaluateGather(GatherOp op, const Buffer &source,
   auto resultType = cast<RankedTensorType>(op.getType());
   ArrayRef<int64_t> srcShape = source.getType().getShape();
   int64_t axis = op.getAxis(), idxRank = indices.getType().getRank();
-  Buffer result(resultType);
+  FailureOr<Buffer> created = Buffer::create(resultType, op.getLoc());
+  if (failed(created))
+    return failure();
+  Buffer &result = *created;
   Type type = source.getElementType();
   for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
     SmallVector<int64_t> coords = delinearize(i, resultType.getShape());
@@ -124,7 +131,7 @@ FailureOr<Buffer> evaluateGather(GatherOp op, const Buffer &source,
     writeScalar(result, i,
                 readAs(source, linearize(srcCoords, srcShape), type));
   }
-  return result;
+  return created;
 }
 
 FailureOr<Buffer> evaluateScatter(ScatterOp op, const Buffer &updates,
@@ -132,7 +139,10 @@ FailureOr<Buffer> evaluateScatter(ScatterOp op, const Buffer &updates,
   auto resultType = cast<RankedTensorType>(op.getType());
   ArrayRef<int64_t> updShape = updates.getType().getShape();
   int64_t axis = op.getAxis(), idxRank = indices.getType().getRank();
-  Buffer result(resultType);
+  FailureOr<Buffer> created = Buffer::create(resultType, op.getLoc());
+  if (failed(created))
+    return failure();
+  Buffer &result = *created;
   Type type = result.getElementType();
   for (int64_t i = 0, e = updates.getNumElements(); i < e; ++i) {
     SmallVector<int64_t> coords = delinearize(i, updShape);
@@ -160,7 +170,7 @@ FailureOr<Buffer> evaluateScatter(ScatterOp op, const Buffer &updates,
                     readAs(updates, i, type), type, error);
     writeScalar(result, out, *sum); // addition is always specified
   }
-  return result;
+  return created;
 }
 
 /// Evaluates one op of a Tile function body.
@@ -185,7 +195,7 @@ FailureOr<Buffer> evaluateOp(Operation *op, ArrayRef<const Buffer *> operands) {
         if (!dense)
           return c.emitError("the reference interpreter only evaluates dense "
                              "constants");
-        return Buffer::fromAttr(dense);
+        return Buffer::fromAttr(dense, c.getLoc());
       })
       .Case([&](CastOp c) {
         Type to = elementTypeOf(c);
@@ -218,17 +228,22 @@ FailureOr<Buffer> evaluateOp(Operation *op, ArrayRef<const Buffer *> operands) {
             });
       })
       .Case([&](ReshapeOp r) -> FailureOr<Buffer> {
-        Buffer result(cast<RankedTensorType>(r.getType()));
-        Type type = result.getElementType();
-        for (int64_t i = 0, e = result.getNumElements(); i < e; ++i)
-          writeScalar(result, i, readAs(*operands[0], i, type));
+        FailureOr<Buffer> result =
+            Buffer::create(cast<RankedTensorType>(r.getType()), r.getLoc());
+        if (failed(result))
+          return failure();
+        Type type = result->getElementType();
+        for (int64_t i = 0, e = result->getNumElements(); i < e; ++i)
+          writeScalar(*result, i, readAs(*operands[0], i, type));
         return result;
       })
       .Case([&](IndexOp x) -> FailureOr<Buffer> {
         auto type = cast<RankedTensorType>(x.getType());
-        Buffer result(type);
-        for (int64_t i = 0, e = result.getNumElements(); i < e; ++i)
-          result.setInt(i, delinearize(i, type.getShape())[x.getAxis()]);
+        FailureOr<Buffer> result = Buffer::create(type, x.getLoc());
+        if (failed(result))
+          return failure();
+        for (int64_t i = 0, e = result->getNumElements(); i < e; ++i)
+          result->setInt(i, delinearize(i, type.getShape())[x.getAxis()]);
         return result;
       })
       .Case([&](GatherOp g) {
@@ -259,14 +274,16 @@ FailureOr<std::vector<Buffer>> reference::evaluate(func::FuncOp func,
            << func.getSymName() << "' takes " << body.getNumArguments()
            << " input(s), but " << inputs.size() << " were given";
 
-  // Owns every intermediate value; values are never overwritten in SSA.
-  llvm::DenseMap<Value, std::unique_ptr<Buffer>> values;
+  // Every value, by SSA value; the inputs are the caller's (not copied),
+  // the rest is owned here. Values are never overwritten in SSA.
+  llvm::DenseMap<Value, const Buffer *> values;
+  std::vector<std::unique_ptr<Buffer>> owned;
   for (auto [arg, input] : llvm::zip_equal(body.getArguments(), inputs)) {
     if (arg.getType() != input.getType())
       return func.emitError("input #")
              << arg.getArgNumber() << " has type " << input.getType()
              << ", but the argument has type " << arg.getType();
-    values[arg] = std::make_unique<Buffer>(input);
+    values[arg] = &input;
   }
 
   for (Operation &op : body) {
@@ -276,12 +293,26 @@ FailureOr<std::vector<Buffer>> reference::evaluate(func::FuncOp func,
       if (it == values.end())
         return op.emitError("operand is not a tensor the reference "
                             "interpreter computed");
-      operands.push_back(it->second.get());
+      operands.push_back(it->second);
     }
     if (isa<func::ReturnOp>(op)) {
+      // Results move out of the buffers computed here; an input, or a value
+      // returned twice, is copied.
       std::vector<Buffer> results;
-      for (const Buffer *b : operands)
-        results.push_back(*b);
+      llvm::DenseSet<const Buffer *> moved;
+      for (const Buffer *b : operands) {
+        auto it = llvm::find_if(owned, [&](const std::unique_ptr<Buffer> &p) {
+          return p.get() == b;
+        });
+        if (it != owned.end() && moved.insert(b).second) {
+          results.push_back(std::move(**it));
+          continue;
+        }
+        FailureOr<Buffer> copy = b->clone(op.getLoc());
+        if (failed(copy))
+          return failure();
+        results.push_back(std::move(*copy));
+      }
       return results;
     }
     if (op.getNumResults() != 1 || op.getNumRegions() != 0)
@@ -290,7 +321,8 @@ FailureOr<std::vector<Buffer>> reference::evaluate(func::FuncOp func,
     FailureOr<Buffer> result = evaluateOp(&op, operands);
     if (failed(result))
       return failure();
-    values[op.getResult(0)] = std::make_unique<Buffer>(std::move(*result));
+    owned.push_back(std::make_unique<Buffer>(std::move(*result)));
+    values[op.getResult(0)] = owned.back().get();
   }
   return func.emitError("function body has no return");
 }

@@ -3,7 +3,11 @@
 // Element conversions and arithmetic, written out case by case so that each
 // rule of docs/Design.md section 3 is visible: integers wrap to their width,
 // signed and unsigned differ in division, shifts and comparisons, floats are
-// rounded to their element type after every operation.
+// rounded to their element type after every operation. Where C, IEEE 754
+// or the hardware leave a case open, the rule docs/TileLanguage.md states
+// ("Edge cases") is written here and in the compiled lowering alike: pow and
+// fmod follow C, max and min are IEEE's maximum and minimum, and a shift by
+// at least the width shifts every bit out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,11 +131,21 @@ static std::optional<Scalar> floatBinary(BinaryKind kind, double a, double b,
   case BinaryKind::Pow:
     r = std::pow(a, b);
     break;
-  case BinaryKind::Max: // NaN-propagating, like arith.maximumf
-    r = (std::isnan(a) || std::isnan(b)) ? NAN : std::max(a, b);
+  case BinaryKind::Max: // IEEE maximum: NaN propagates, -0 < +0
+    if (std::isnan(a) || std::isnan(b))
+      r = NAN;
+    else if (a == 0 && b == 0)
+      r = std::signbit(a) ? b : a;
+    else
+      r = std::max(a, b);
     break;
-  case BinaryKind::Min:
-    r = (std::isnan(a) || std::isnan(b)) ? NAN : std::min(a, b);
+  case BinaryKind::Min: // IEEE minimum
+    if (std::isnan(a) || std::isnan(b))
+      r = NAN;
+    else if (a == 0 && b == 0)
+      r = std::signbit(a) ? a : b;
+    else
+      r = std::min(a, b);
     break;
   default:
     return std::nullopt; // bitwise ops on floats never verify
@@ -222,18 +236,18 @@ std::optional<Scalar> reference::applyBinary(BinaryKind kind, Scalar a,
     break;
   case BinaryKind::Shl:
   case BinaryKind::Shr: {
-    bool negative = !isUnsigned && b.i < 0;
-    if (negative || ub >= width) {
-      error = "shift amount " +
-              (negative ? std::to_string(b.i) : std::to_string(ub)) +
-              " is out of range for a " + std::to_string(width) +
-              "-bit integer";
-      return std::nullopt;
-    }
-    if (kind == BinaryKind::Shl)
-      r = ua << ub;
+    // The amount is read as an unsigned `width`-bit number; at least the
+    // width (a negative signed amount included) shifts every bit out: 0,
+    // or the sign for an arithmetic right shift.
+    uint64_t amount =
+        ub & (width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1);
+    if (amount >= width)
+      r = (kind == BinaryKind::Shr && !isUnsigned && a.i < 0) ? ~uint64_t(0)
+                                                              : 0;
+    else if (kind == BinaryKind::Shl)
+      r = ua << amount;
     else
-      r = isUnsigned ? ua >> ub : static_cast<uint64_t>(a.i >> b.i);
+      r = isUnsigned ? ua >> amount : static_cast<uint64_t>(a.i >> amount);
     break;
   }
   }

@@ -39,8 +39,8 @@ Scalar convertScalar(Scalar v, Type from, Type to);
 bool isTruthy(Scalar v, Type type);
 
 /// `a kind b` in element type `type`. Returns an explanation instead of a
-/// value when the result is unspecified (integer division by zero,
-/// out-of-range shift amounts).
+/// value when the result is unspecified (integer division by zero; shifts
+/// by at least the width are defined, docs/TileLanguage.md).
 std::optional<Scalar> applyBinary(BinaryKind kind, Scalar a, Scalar b,
                                   Type type, std::string &error);
 

@@ -21,6 +21,7 @@ public:
                  const rt::EntrySpec *entry)
       : program(std::move(program)), entry(entry) {}
 
+  std::string getEntryName() const override { return entry->name; }
   const std::vector<rt::TensorSpec> &getInputs() const override {
     return entry->inputs;
   }

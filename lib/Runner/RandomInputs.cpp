@@ -13,12 +13,14 @@
 
 using namespace plaidml;
 
-rt::HostArray plaidml::run::randomArray(const rt::TensorSpec &spec,
-                                        std::mt19937_64 &rng) {
+rt::StatusOr<rt::HostArray>
+plaidml::run::randomArray(const rt::TensorSpec &spec, std::mt19937_64 &rng) {
   rt::HostArray array;
   array.dtype = spec.dtype;
   array.shape = spec.shape;
-  array.bytes.assign(spec.getByteSize(), 0);
+  std::string error;
+  if (!rt::allocateArray(array, "input '" + spec.name + "'", error))
+    return rt::Status::failure(error);
   for (int64_t i = 0, e = spec.getNumElements(); i < e; ++i) {
     uint64_t r = rng();
     double v;
@@ -44,5 +46,5 @@ rt::HostArray plaidml::run::randomArray(const rt::TensorSpec &spec,
     }
     rt::setElementFromDouble(array, i, v);
   }
-  return array;
+  return rt::StatusOr<rt::HostArray>(std::move(array));
 }

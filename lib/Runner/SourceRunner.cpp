@@ -19,6 +19,7 @@
 #include "plaidml/Frontend/TileLang/Importer.h"
 #include "plaidml/InitAll.h"
 #include "plaidml/Reference/Interpreter.h"
+#include "plaidml/Support/NestingLimit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -80,6 +81,14 @@ toSpecs(TypeRange types, const std::vector<std::string> &names,
           "' is not a statically shaped tensor of a Tile element type");
     spec.dtype = *dtype;
     spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+    // The checks of the runtime's shapes (element count and byte size
+    // without overflow); MLIR's own element count wraps silently.
+    std::vector<int64_t> shape;
+    rt::DType checked;
+    std::string error;
+    if (!rt::parseShapeAndType(spec.describe(), shape, checked, error))
+      return rt::Status::failure("'" + spec.name + "' of '" + function.str() +
+                                 "': " + error);
     specs.push_back(std::move(spec));
   }
   return specs;
@@ -174,6 +183,9 @@ parseProgram(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
     if (rt::Status s = importTile(*parsed, path, bindings); !s.ok())
       return s;
   } else {
+    if (failed(mlir::plaidml::checkNestingDepth(parsed->sourceMgr,
+                                                parsed->context.get())))
+      return rt::Status::failure("cannot parse '" + path + "'");
     parsed->module =
         parseSourceFile<ModuleOp>(parsed->sourceMgr, parsed->context.get());
     if (!parsed->module)
@@ -184,6 +196,11 @@ parseProgram(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
   for (auto f : parsed->module->getOps<func::FuncOp>())
     if (!f.isExternal())
       funcs.push_back(f);
+  if (funcs.empty())
+    return rt::Status::failure("'" + path + "' defines no function to run" +
+                               (parsed->module->getBody()->empty()
+                                    ? " (it is empty, or holds only comments)"
+                                    : ""));
   if (!entryName.empty()) {
     parsed->entry = parsed->module->lookupSymbol<func::FuncOp>(entryName);
     if (!parsed->entry)
@@ -224,15 +241,21 @@ public:
       : SpecifiedRunner(std::move(inputs), std::move(outputs)),
         program(std::move(program)) {}
 
+  std::string getEntryName() const override {
+    return program->entry.getSymName().str();
+  }
   rt::Status prepare(const std::vector<rt::HostArray> &inputs) override {
     buffers.clear();
-    for (auto [array, type] :
-         llvm::zip_equal(inputs, program->entry.getArgumentTypes())) {
-      reference::Buffer buffer(cast<RankedTensorType>(type));
-      if (failed(buffer.fromBytes(array.bytes)))
+    for (auto [array, type, spec] : llvm::zip_equal(
+             inputs, program->entry.getArgumentTypes(), getInputs())) {
+      FailureOr<reference::Buffer> buffer = reference::Buffer::create(
+          cast<RankedTensorType>(type), program->entry.getLoc());
+      if (failed(buffer))
+        return rt::Status::failure("cannot hold input '" + spec.name + "'");
+      if (failed(buffer->fromBytes(array.bytes)))
         return rt::Status::failure("input of " + array.describe() +
                                    " has the wrong byte size");
-      buffers.push_back(std::move(buffer));
+      buffers.push_back(std::move(*buffer));
     }
     return rt::Status::success();
   }
@@ -251,10 +274,13 @@ public:
       rt::HostArray array;
       array.dtype = spec.dtype;
       array.shape = spec.shape;
-      array.bytes = buffer.toBytes();
+      std::string error;
+      if (!rt::allocateArray(array, "output '" + spec.name + "'", error))
+        return rt::Status::failure(error);
+      buffer.writeBytes(array.bytes);
       arrays.push_back(std::move(array));
     }
-    return arrays;
+    return rt::StatusOr<std::vector<rt::HostArray>>(std::move(arrays));
   }
 
 private:
@@ -272,6 +298,7 @@ public:
       : SpecifiedRunner(std::move(inputs), std::move(outputs)),
         inner(std::move(inner)) {}
 
+  std::string getEntryName() const override { return inner->getEntryName(); }
   rt::Status prepare(const std::vector<rt::HostArray> &inputs) override {
     return inner->prepare(inputs);
   }
@@ -350,6 +377,8 @@ openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
   compileMs = artifact->hit ? 0.0 : artifact->compileMs;
   rt::StatusOr<std::unique_ptr<Runner>> runner =
       openArtifact(artifact->path, name.str(), device);
+  // With the cache off the artifact is a temporary file: loaded, it can go.
+  mlir::plaidml::removeTemporaryArtifact(*artifact);
   if (!runner.ok() || !(*program)->isTile)
     return runner;
   return std::unique_ptr<Runner>(new RenamedRunner(

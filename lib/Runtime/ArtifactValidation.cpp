@@ -124,6 +124,11 @@ private:
   }
 
   Status checkHeader();
+  /// A header table (`what` is "program header" or "section header"):
+  /// entries of the size this ELF class has, all inside the file.
+  Status checkTable(const std::string &what, uint64_t entrySize,
+                    uint64_t expectedSize, uint64_t count,
+                    uint64_t offset) const;
   Status checkSegments();
   Status checkSections();
   StatusOr<Manifest> readManifest();
@@ -186,17 +191,26 @@ Status Validator::checkHeader() {
   return Status::success();
 }
 
+Status Validator::checkTable(const std::string &what, uint64_t entrySize,
+                             uint64_t expectedSize, uint64_t count,
+                             uint64_t offset) const {
+  if (entrySize != expectedSize)
+    return invalid(what + " entries of " + std::to_string(entrySize) +
+                   " bytes, expected " + std::to_string(expectedSize));
+  uint64_t tableBytes = 0;
+  multiply(count, expectedSize, tableBytes);
+  if (!fits(offset, tableBytes, size))
+    return truncated("the " + what + " table", offset + tableBytes);
+  return Status::success();
+}
+
 Status Validator::checkSegments() {
   if (header.e_phnum == 0)
     return invalid("an ELF file without program headers");
-  if (header.e_phentsize != sizeof(Phdr))
-    return invalid("program header entries of " +
-                   std::to_string(header.e_phentsize) + " bytes, expected " +
-                   std::to_string(sizeof(Phdr)));
-  uint64_t tableBytes = 0;
-  multiply(header.e_phnum, sizeof(Phdr), tableBytes);
-  if (!fits(header.e_phoff, tableBytes, size))
-    return truncated("the program header table", header.e_phoff + tableBytes);
+  if (Status s = checkTable("program header", header.e_phentsize, sizeof(Phdr),
+                            header.e_phnum, header.e_phoff);
+      !s.ok())
+    return s;
   bool load = false, dynamic = false;
   for (unsigned i = 0; i < header.e_phnum; ++i) {
     Phdr segment = read<Phdr>(header.e_phoff + uint64_t(i) * sizeof(Phdr));
@@ -230,14 +244,10 @@ Status Validator::checkSegments() {
 Status Validator::checkSections() {
   if (header.e_shnum == 0)
     return Status::success();
-  if (header.e_shentsize != sizeof(Shdr))
-    return invalid("section header entries of " +
-                   std::to_string(header.e_shentsize) + " bytes, expected " +
-                   std::to_string(sizeof(Shdr)));
-  uint64_t tableBytes = 0;
-  multiply(header.e_shnum, sizeof(Shdr), tableBytes);
-  if (!fits(header.e_shoff, tableBytes, size))
-    return truncated("the section header table", header.e_shoff + tableBytes);
+  if (Status s = checkTable("section header", header.e_shentsize, sizeof(Shdr),
+                            header.e_shnum, header.e_shoff);
+      !s.ok())
+    return s;
   if (header.e_shstrndx != SHN_UNDEF && header.e_shstrndx >= header.e_shnum)
     return invalid("section name table index " +
                    std::to_string(header.e_shstrndx) + " past the " +

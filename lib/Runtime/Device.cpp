@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 
 #include <sys/stat.h>
@@ -70,12 +69,14 @@ StatusOr<std::string> plaidml::rt::getConfigFilePath() {
   // The XDG spec says relative paths are invalid and must be ignored.
   if (xdg && xdg[0] == '/')
     return std::string(xdg) + "/plaidml/config";
+  // A relative HOME is ignored too: it would put the file under whatever
+  // the working directory is.
   const char *home = std::getenv("HOME");
-  if (home && home[0])
+  if (home && home[0] == '/')
     return std::string(home) + "/.config/plaidml/config";
   return Status::failedPrecondition(
       "cannot locate the PlaidML config file: neither XDG_CONFIG_HOME nor HOME "
-      "is set");
+      "is an absolute path");
 }
 
 namespace {
@@ -168,17 +169,10 @@ Status plaidml::rt::writeConfigDevice(const std::string &path,
                              "': " + std::strerror(errno));
   }
   std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return Status::failure("cannot write '" + tmp +
-                             "': " + std::strerror(errno));
-    out << kept << "device = " << device.str() << "\n";
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return Status::failure("failed while writing '" + tmp + "'");
-    }
+  std::string contents = kept + "device = " + device.str() + "\n";
+  if (!detail::writeWholeFile(tmp, {contents}, why)) {
+    std::remove(tmp.c_str());
+    return Status::failure("cannot write '" + tmp + "': " + why);
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;

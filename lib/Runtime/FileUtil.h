@@ -3,7 +3,8 @@
 // Reads whole files with C stdio rather than iostreams: libstdc++'s
 // istreambuf_iterator throws on read errors (e.g. reading a directory) even
 // when the caller is built with -fno-exceptions, and the runtime must report
-// such failures as values. Also the line trimming that the config and
+// such failures as values; writes whole files the same way, with the
+// system's reason on failure. Also the line trimming that the config and
 // /proc/cpuinfo parsers share, and the byte counts of device descriptions.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -56,6 +58,31 @@ inline bool readWholeFile(const std::string &path, std::string &content,
   int err = errno;
   std::fclose(file);
   if (failed) {
+    error = std::strerror(err);
+    return false;
+  }
+  return true;
+}
+
+/// Writes `pieces` one after the other to the file at `path` (created or
+/// truncated). On failure returns false and sets `error` to the system's
+/// reason (e.g. "No space left on device"), including a failure to close.
+inline bool writeWholeFile(const std::string &path,
+                           std::initializer_list<std::string_view> pieces,
+                           std::string &error) {
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file) {
+    error = std::strerror(errno);
+    return false;
+  }
+  int err = 0;
+  for (std::string_view piece : pieces)
+    if (!err && !piece.empty() &&
+        std::fwrite(piece.data(), 1, piece.size(), file) != piece.size())
+      err = errno ? errno : EIO;
+  if (std::fclose(file) != 0 && !err)
+    err = errno ? errno : EIO;
+  if (err) {
     error = std::strerror(err);
     return false;
   }

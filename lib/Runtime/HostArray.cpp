@@ -13,8 +13,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <limits>
 #include <sstream>
 
 using namespace plaidml::rt;
@@ -231,10 +232,51 @@ bool plaidml::rt::parseShapeAndType(std::string_view spec,
 std::optional<HostArray> plaidml::rt::parseArraySpec(std::string_view spec,
                                                      std::string &error) {
   HostArray array;
-  if (!parseShapeAndType(spec, array.shape, array.dtype, error))
+  if (!parseShapeAndType(spec, array.shape, array.dtype, error) ||
+      !allocateArray(array, "'" + std::string(spec) + "'", error))
     return std::nullopt;
-  array.bytes.assign(array.getNumElements() * getDTypeSize(array.dtype), 0);
   return array;
+}
+
+bool plaidml::rt::allocateArray(HostArray &array, const std::string &what,
+                                std::string &error) {
+  uint64_t bytes = getDTypeSize(array.dtype);
+  for (int64_t d : array.shape) {
+    if (d < 0) {
+      error = "cannot allocate " + what + ": negative dimension " +
+              std::to_string(d);
+      return false;
+    }
+    if (d != 0 && bytes > std::numeric_limits<uint64_t>::max() /
+                              static_cast<uint64_t>(d)) {
+      error = "cannot allocate " + what + " (" + array.describe() +
+              "): its size in bytes overflows 64 bits";
+      return false;
+    }
+    bytes *= static_cast<uint64_t>(d);
+  }
+  for (int64_t d : array.shape)
+    if (d == 0)
+      bytes = 0;
+  // std::vector aborts when it cannot allocate (the runtime has no
+  // exceptions): ask malloc first, which says so instead.
+  // Through a volatile pointer, since a compiler may drop a malloc/free pair
+  // whose memory is never used, and assume it succeeded.
+  static void *(*volatile probeAllocate)(size_t) = std::malloc;
+  bool fits = bytes <= std::numeric_limits<size_t>::max() / 2;
+  if (fits && bytes > 0) {
+    void *probe = probeAllocate(static_cast<size_t>(bytes));
+    fits = probe != nullptr;
+    std::free(probe);
+  }
+  if (!fits) {
+    error = "out of memory: cannot allocate " + std::to_string(bytes) +
+            " bytes (" + detail::formatBytes(bytes) + ") for " + what + " (" +
+            array.describe() + ")";
+    return false;
+  }
+  array.bytes.assign(static_cast<size_t>(bytes), 0);
+  return true;
 }
 
 std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
@@ -275,7 +317,16 @@ std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
   if (*fortran != "False")
     return fail("Fortran-ordered arrays are not supported; save with "
                 "numpy.ascontiguousarray");
-  std::string d = descr->substr(1, descr->size() > 2 ? descr->size() - 2 : 0);
+  // A quoted string and a parenthesized tuple: anything else (an empty
+  // value, say) is no .npy header, and must not reach substr() below.
+  auto enclosed = [](const std::string &value, char open, char close) {
+    return value.size() >= 2 && value.front() == open && value.back() == close;
+  };
+  if (!enclosed(*descr, '\'', '\'') && !enclosed(*descr, '"', '"'))
+    return fail("'descr' is not a quoted type string: '" + *descr + "'");
+  if (!enclosed(*shape, '(', ')'))
+    return fail("'shape' is not a tuple: '" + *shape + "'");
+  std::string d = descr->substr(1, descr->size() - 2);
   HostArray array;
   bool found = false;
   for (const DTypeInfo &i : kDTypes) {
@@ -331,7 +382,8 @@ bool plaidml::rt::writeNpy(const std::string &path, const HostArray &array,
   if (array.dtype == DType::bf16) {
     widened.dtype = DType::f32;
     widened.shape = array.shape;
-    widened.bytes.resize(array.getNumElements() * 4);
+    if (!allocateArray(widened, "the float32 copy of '" + path + "'", error))
+      return false;
     for (int64_t i = 0; i < array.getNumElements(); ++i) {
       float f =
           bf16ToFloat(static_cast<uint16_t>(loadLE(&array.bytes[i * 2], 2)));
@@ -353,21 +405,25 @@ bool plaidml::rt::writeNpy(const std::string &path, const HostArray &array,
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  out.write("\x93NUMPY\x01\x00", 8);
   uint16_t len = static_cast<uint16_t>(header.size());
-  char lenBytes[2] = {static_cast<char>(len & 0xff),
-                      static_cast<char>(len >> 8)};
-  out.write(lenBytes, 2);
-  out.write(header.data(), header.size());
-  out.write(reinterpret_cast<const char *>(data->bytes.data()),
-            data->bytes.size());
-  if (!out) {
-    error = "failed while writing '" + path + "'";
+  const char prefix[10] = {'\x93',
+                           'N',
+                           'U',
+                           'M',
+                           'P',
+                           'Y',
+                           '\x01',
+                           '\x00',
+                           static_cast<char>(len & 0xff),
+                           static_cast<char>(len >> 8)};
+  std::string why;
+  if (!detail::writeWholeFile(
+          path,
+          {std::string_view(prefix, sizeof(prefix)), header,
+           std::string_view(reinterpret_cast<const char *>(data->bytes.data()),
+                            data->bytes.size())},
+          why)) {
+    error = "cannot write '" + path + "': " + why;
     return false;
   }
   return true;
@@ -465,44 +521,60 @@ int64_t plaidml::rt::getElementAsInt(const HostArray &array, int64_t i) {
   return static_cast<int64_t>(bits << shift) >> shift; // sign-extend
 }
 
-std::string plaidml::rt::formatArray(const HostArray &array) {
-  std::string text;
+namespace {
+/// Appends element `i` of `array` as formatArray shows it.
+void appendElement(std::string &text, const HostArray &array, int64_t i) {
   char buffer[64];
-  int64_t n = array.getNumElements();
+  if (isFloatDType(array.dtype))
+    std::snprintf(buffer, sizeof(buffer), "%g", getElementAsDouble(array, i));
+  else if (isUnsignedDType(array.dtype))
+    std::snprintf(buffer, sizeof(buffer), "%llu",
+                  static_cast<unsigned long long>(getElementAsInt(array, i)));
+  else
+    std::snprintf(buffer, sizeof(buffer), "%lld",
+                  static_cast<long long>(getElementAsInt(array, i)));
+  text += buffer;
+}
+
+/// Appends the block of dimensions `d`.. starting at element `offset`;
+/// `summarize` shows only kPrintEdgeItems at each end of a dimension.
+void appendBlock(std::string &text, const HostArray &array, size_t d,
+                 int64_t offset, bool summarize) {
   size_t rank = array.shape.size();
-  bool isFloat = isFloatDType(array.dtype);
-  bool isUnsigned = isUnsignedDType(array.dtype);
-  for (int64_t i = 0; i < n; ++i) {
-    // Open a bracket for every dimension whose index wraps to 0 here.
-    int64_t stride = 1;
-    size_t open = 0;
-    for (size_t d = rank; d-- > 0;) {
-      stride *= array.shape[d];
-      if (i % stride == 0)
-        ++open;
+  int64_t size = array.shape[d];
+  int64_t stride = 1;
+  for (size_t k = d + 1; k < rank; ++k)
+    stride *= array.shape[k];
+  bool elide = summarize && size > 2 * kPrintEdgeItems;
+  std::string separator =
+      d + 1 == rank ? ", " : ",\n" + std::string(d + 1, ' ');
+  text += '[';
+  for (int64_t i = 0; i < size; ++i) {
+    if (elide && i == kPrintEdgeItems) {
+      text += "..." + separator;
+      i = size - kPrintEdgeItems;
     }
-    if (i != 0 && open)
-      text += ",\n" + std::string(rank - open, ' ');
-    else if (i != 0)
-      text += ", ";
-    text += std::string(open, '[');
-    if (isFloat)
-      std::snprintf(buffer, sizeof(buffer), "%g", getElementAsDouble(array, i));
-    else if (isUnsigned)
-      std::snprintf(buffer, sizeof(buffer), "%llu",
-                    static_cast<unsigned long long>(getElementAsInt(array, i)));
+    if (d + 1 == rank)
+      appendElement(text, array, offset + i);
     else
-      std::snprintf(buffer, sizeof(buffer), "%lld",
-                    static_cast<long long>(getElementAsInt(array, i)));
-    text += buffer;
-    stride = 1;
-    for (size_t d = rank; d-- > 0;) {
-      stride *= array.shape[d];
-      if ((i + 1) % stride == 0)
-        text += "]";
-    }
+      appendBlock(text, array, d + 1, offset + i * stride, summarize);
+    if (i + 1 < size)
+      text += separator;
   }
-  if (rank && n == 0)
-    text += "[]";
+  text += ']';
+}
+} // namespace
+
+std::string plaidml::rt::formatArray(const HostArray &array, bool all) {
+  int64_t n = array.getNumElements();
+  if (array.shape.empty()) {
+    std::string text;
+    appendElement(text, array, 0);
+    return text;
+  }
+  if (n == 0)
+    return "[]";
+  std::string text;
+  appendBlock(text, array, 0, 0, !all && n > kPrintThreshold);
   return text;
 }

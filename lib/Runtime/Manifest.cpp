@@ -12,6 +12,8 @@
 #include "plaidml/Runtime/Manifest.h"
 #include "plaidml/Runtime/Driver.h"
 
+#include <charconv>
+#include <limits>
 #include <map>
 
 using namespace plaidml::rt;
@@ -236,9 +238,29 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
       if (manifest.findEntry(fields[1]))
         return fail("duplicate entry " + quote(fields[1]));
       manifest.entries.push_back(
-          EntrySpec{std::string(fields[1]), std::string(fields[2]), {}, {}});
+          EntrySpec{std::string(fields[1]), std::string(fields[2]), {}, {}, 0});
       entry = &manifest.entries.back();
       tensorLines.clear();
+      continue;
+    }
+
+    if (keyword == "workspace") {
+      if (!entry)
+        return fail("'workspace' before any 'entry'");
+      if (Status s = expectFields(1, "a number of bytes"); !s.ok())
+        return s;
+      if (!entry->inputs.empty() || !entry->outputs.empty() ||
+          entry->workspaceBytes != 0)
+        return fail("'workspace' of entry " + quote(entry->name) +
+                    " must come once, right after its 'entry' line");
+      std::string_view v = fields[1];
+      uint64_t bytes = 0;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
+      if (ec != std::errc() || end != v.data() + v.size() || bytes == 0 ||
+          bytes > uint64_t(std::numeric_limits<int64_t>::max()))
+        return fail("bad workspace size " + quote(v) +
+                    " (a positive number of bytes below 2^63)");
+      entry->workspaceBytes = bytes;
       continue;
     }
 
@@ -294,5 +316,11 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
     return Status::invalidArgument("manifest has no 'device' line");
   if (manifest.entries.empty())
     return Status::invalidArgument("manifest declares no entry point");
+  // Only CPU code takes a workspace (docs/ABI.md section 2).
+  for (const EntrySpec &e : manifest.entries)
+    if (e.workspaceBytes != 0 && manifest.device != "cpu")
+      return Status::invalidArgument("entry '" + e.name +
+                                     "' has a workspace, which only " +
+                                     "artifacts for the cpu device take");
   return manifest;
 }

@@ -43,8 +43,16 @@ public:
     executable.reset();
     if (library.handle)
       dlclose(library.handle);
-    if (fd >= 0)
-      close(fd);
+    if (fd >= 0) {
+      // The loader may keep the library after dlclose (NODELETE), still
+      // known by the name /proc/self/fd/N: then N stays open, or the next
+      // artifact given descriptor N would get this library from dlopen.
+      std::string name = "/proc/self/fd/" + std::to_string(fd);
+      if (void *kept = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD))
+        dlclose(kept);
+      else
+        close(fd);
+    }
   }
 
   /// What the driver sees: path, handle, manifest, entry functions.
@@ -193,6 +201,15 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
                             "LD_LIBRARY_PATH or the system library "
                             "directories)");
     }
+    // The artifact itself exists (stat above), so "cannot open" means
+    // the loader skipped it: its ELF header is not for this machine.
+    if (why.rfind("cannot open shared object file", 0) == 0 &&
+        why.find("No such file or directory") != std::string::npos)
+      return fail(
+          StatusCode::InvalidArgument,
+          "the dynamic loader refused it (dlerror: " + why +
+              "): it is not a shared library for this machine, or it is "
+              "damaged");
     return fail(StatusCode::InvalidArgument, why);
   }
   auto library = std::make_shared<LoadedLibrary>(path, handle);
@@ -325,6 +342,41 @@ Program::prepare(std::string_view entryName,
   if (Status s = device.synchronize(); !s.ok())
     return s;
   return inv;
+}
+
+Status Program::execute(std::string_view entryName,
+                        const std::vector<Buffer *> &buffers) const {
+  StatusOr<const EntrySpec *> found = getEntry(entryName);
+  if (!found.ok())
+    return found.status();
+  const EntrySpec &entry = **found;
+  size_t expected = entry.inputs.size() + entry.outputs.size();
+  if (buffers.size() != expected)
+    return Status::invalidArgument("entry '" + entry.name + "' takes " +
+                                   std::to_string(expected) +
+                                   " buffers (inputs, then outputs), got " +
+                                   std::to_string(buffers.size()));
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const TensorSpec &spec = i < entry.inputs.size()
+                                 ? entry.inputs[i]
+                                 : entry.outputs[i - entry.inputs.size()];
+    if (!buffers[i])
+      return Status::invalidArgument("buffer " + std::to_string(i) +
+                                     " of entry '" + entry.name + "' is null");
+    if (&buffers[i]->getDevice() != library->device.get())
+      return Status::invalidArgument(
+          "buffer " + std::to_string(i) + " ('" + spec.name +
+          "') is a buffer of " + buffers[i]->getDevice().getLabel() +
+          ", but the program runs on " + library->device->getLabel());
+    if (buffers[i]->size() != spec.getByteSize())
+      return Status::invalidArgument(
+          "buffer " + std::to_string(i) + " ('" + spec.name + "', " +
+          spec.describe() + ") must have " +
+          std::to_string(spec.getByteSize()) + " bytes, it has " +
+          std::to_string(buffers[i]->size()));
+  }
+  size_t index = static_cast<size_t>(&entry - &getManifest().entries.front());
+  return library->executable->call(index, buffers);
 }
 
 StatusOr<std::vector<HostArray>>

@@ -423,16 +423,22 @@ struct FuseElementwisePass
       return;
     Fuser fuser(func);
     for (Block &block : func.getBody()) {
-      // Each fusion removes one nest; start over after each, since the
-      // fused nest may now produce for the next one.
+      // In order, trying a fused nest again where it now stands (the
+      // producer moves down to its consumer's place and may produce for
+      // the next nest). Ops it moved past are visited by the next sweep,
+      // which runs while the last one fused anything. Starting over after
+      // every fusion made the pass quadratic in the number of nests.
       bool changed = true;
       while (changed) {
         changed = false;
-        for (auto loop : block.getOps<AffineParallelOp>())
-          if (fuser.tryFuse(loop)) {
+        for (Operation *op = &block.front(); op;) {
+          auto loop = dyn_cast<AffineParallelOp>(op);
+          if (loop && fuser.tryFuse(loop)) {
             changed = true;
-            break;
+            continue;
           }
+          op = op->getNextNode();
+        }
       }
     }
   }

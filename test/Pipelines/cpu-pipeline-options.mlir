@@ -18,6 +18,7 @@
 // FULL-NEXT:   convert-tile-to-affine,
 // FULL-NEXT:   plaidml-attach-target{{{.*}}cpu=x86-64 device=cpu {{.*}}},
 // FULL-NEXT:   func.func(
+// FULL-NEXT:     plaidml-erase-zero-size-buffers,
 // FULL-NEXT:     plaidml-fuse-elementwise,
 // FULL-NEXT:     plaidml-cpu-configure{remarks=false vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
@@ -26,6 +27,7 @@
 // LOWER:     builtin.module(
 // LOWER-NEXT:  plaidml-attach-target{{{.*}}cpu=native device=cpu {{.*}}},
 // LOWER-NEXT:  func.func(
+// LOWER-NEXT:    plaidml-erase-zero-size-buffers,
 // LOWER-NEXT:    plaidml-fuse-elementwise,
 // LOWER-NEXT:    plaidml-cpu-configure{remarks=false vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions
@@ -33,7 +35,8 @@
 // LOWER-NEXT:  math-extend-to-supported-types{ target-type=f32},
 // LOWER-NEXT:  convert-math-to-funcs{
 // LOWER-NEXT:  func.func(
-// LOWER-NEXT:    plaidml-cpu-parallelize{min-work=32768 threads=1}
+// LOWER-NEXT:    plaidml-cpu-parallelize{min-work=32768 threads=1},
+// LOWER-NEXT:    plaidml-cpu-plan-workspace
 // LOWER-NEXT:  ),
 // LOWER-NEXT:  lower-affine,
 // LOWER-NEXT:  arith-expand{
@@ -54,7 +57,8 @@
 // With threads > 1, the parallel loops that stay become OpenMP loops on that
 // many threads, memrefs reach LLVM before scf-to-cf (the OpenMP loop bodies
 // are alloca_scopes), and the omp ops after func-to-llvm.
-// FULL:      plaidml-cpu-parallelize{min-work=32768 threads=4}
+// FULL:      plaidml-cpu-parallelize{min-work=32768 threads=4},
+// FULL-NEXT: plaidml-cpu-plan-workspace
 // FULL-NEXT: ),
 // FULL-NEXT: lower-affine,
 // FULL-NEXT: convert-scf-to-openmp{num-threads=4},

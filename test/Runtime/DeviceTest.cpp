@@ -73,6 +73,17 @@ TEST_F(DefaultDevice, ConfigPath) {
     EXPECT_EQ(*getConfigFilePath(), dir.file("home/.config/plaidml/config"));
   }
   {
+    // So is a relative HOME (it once put the file under the working
+    // directory).
+    ScopedEnv noXdg("XDG_CONFIG_HOME", std::nullopt);
+    ScopedEnv relative("HOME", "relative/home");
+    StatusOr<std::string> none = getConfigFilePath();
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.message(), "cannot locate the PlaidML config file: neither "
+                              "XDG_CONFIG_HOME nor HOME is an absolute path");
+    EXPECT_EQ(*getDefaultDeviceName(), "cpu");
+  }
+  {
     ScopedEnv noXdg("XDG_CONFIG_HOME", std::nullopt);
     ScopedEnv noHome("HOME", std::nullopt);
     EXPECT_FALSE(getConfigFilePath().ok());

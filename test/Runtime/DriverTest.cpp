@@ -6,13 +6,15 @@
 // the built-in set) is listed, named, parsed and opened like the others.
 // The public Device interface on the cpu device (buffers, write, read, the
 // queue, out-of-range and foreign-buffer errors) and on every GPU device of
-// this machine, through the public interface only.
+// this machine, and Program::execute on the caller's buffers, through the
+// public interface only.
 //
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Runtime/Driver.h"
 #include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/Executable.h"
+#include "plaidml/Runtime/Program.h"
 
 #include <gtest/gtest.h>
 
@@ -162,6 +164,37 @@ TEST(Device, GpuBuffersAndQueue) {
   }
   if (tested == 0)
     GTEST_SKIP() << "no GPU device on this machine";
+}
+
+/// Program::execute on the caller's buffers: a run, then every refusal.
+TEST(Device, ProgramExecuteOnCallerBuffers) {
+  std::shared_ptr<Device> cpu = *openDevice(std::string_view("cpu"));
+  StatusOr<std::unique_ptr<Program>> program =
+      Program::load(FAKE_ARTIFACT_GOOD);
+  ASSERT_TRUE(program.ok()) << program.message();
+  EXPECT_EQ(&(*program)->getDevice(), cpu.get());
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  for (int i = 0; i < 3; ++i)
+    buffers.push_back(std::move(*cpu->allocateBuffer(24)));
+  float a[6] = {1, 2, 3, 4, 5, 6};
+  ASSERT_TRUE(cpu->write(*buffers[0], 0, a, 24).ok());
+  ASSERT_TRUE(cpu->write(*buffers[1], 0, a, 24).ok());
+  std::vector<Buffer *> bound = {buffers[0].get(), buffers[1].get(),
+                                 buffers[2].get()};
+  ASSERT_TRUE((*program)->execute("add", bound).ok());
+  float sum[6];
+  ASSERT_TRUE(cpu->read(*buffers[2], 0, sum, 24).ok());
+  EXPECT_EQ(sum[5], 12.0f);
+
+  EXPECT_EQ((*program)->execute("add", {bound[0], bound[1]}).message(),
+            "entry 'add' takes 3 buffers (inputs, then outputs), got 2");
+  std::unique_ptr<Buffer> small = std::move(*cpu->allocateBuffer(8));
+  EXPECT_EQ(
+      (*program)->execute("add", {bound[0], small.get(), bound[2]}).message(),
+      "buffer 1 ('b', 2x3xf32) must have 24 bytes, it has 8");
+  EXPECT_EQ((*program)->execute("add", {bound[0], nullptr, bound[2]}).code(),
+            StatusCode::InvalidArgument);
+  EXPECT_EQ((*program)->execute("nosuch", bound).code(), StatusCode::NotFound);
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 
 #include "plaidml/Runtime/HostArray.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace plaidml::rt;
@@ -250,6 +251,34 @@ TEST(Npy, BadFiles) {
   EXPECT_NE(error.find("too many elements"), std::string::npos) << error;
 }
 
+// Found by npy-fuzzer (test/Fuzz/Seeds/npy/crash-empty-descr.npy): header
+// values that are empty or of the wrong kind used to reach std::string::substr
+// out of range, which aborts the process (the runtime has no exceptions).
+TEST(Npy, MalformedHeaderValues) {
+  TempDir dir;
+  std::string f32x1(4, '\0');
+  struct Case {
+    const char *dict, *error;
+  } cases[] = {
+      {"{'descr': , 'fortran_order': False, 'shape': (1,), }",
+       "'descr' is not a quoted type string: ''"},
+      {"{'descr': ', 'fortran_order': False, 'shape': (1,), }",
+       "'descr' is not a quoted type string: '''"},
+      {"{'descr': <f4, 'fortran_order': False, 'shape': (1,), }",
+       "'descr' is not a quoted type string: '<f4'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': , }",
+       "'shape' is not a tuple: ''"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': 1, }",
+       "'shape' is not a tuple: '1'"},
+  };
+  for (const Case &c : cases) {
+    writeFile(dir.file("bad.npy"), makeNpy(c.dict, f32x1));
+    std::string error = readError(dir.file("bad.npy"));
+    EXPECT_NE(error.find(c.error), std::string::npos)
+        << c.dict << " gave: " << error;
+  }
+}
+
 namespace {
 HostArray makeArray(DType dtype, std::vector<int64_t> shape,
                     const std::vector<double> &values) {
@@ -273,4 +302,36 @@ TEST(FormatArray, NestedRowsByType) {
   EXPECT_EQ(formatArray(makeArray(DType::ui16, {2}, {65535, 1})), "[65535, 1]");
   EXPECT_EQ(formatArray(makeArray(DType::f64, {}, {0.125})), "0.125");
   EXPECT_EQ(formatArray(makeArray(DType::f32, {0, 3}, {})), "[]");
+}
+
+// More than kPrintThreshold (1000) elements: NumPy's summary, the first and
+// last three of every longer dimension around "...", unless all are asked for.
+TEST(FormatArray, SummarizesLargeArrays) {
+  std::vector<double> values(1001);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<double>(i);
+  HostArray flat = makeArray(DType::si32, {1001}, values);
+  EXPECT_EQ(formatArray(flat), "[0, 1, 2, ..., 998, 999, 1000]");
+  std::string all = formatArray(flat, /*all=*/true);
+  // 2894 digits, 1000 ", " and the brackets.
+  EXPECT_EQ(all.size(), 2894u + 2000u + 2u);
+  EXPECT_EQ(all.substr(0, 10), "[0, 1, 2, ");
+  EXPECT_NE(all.find("500, 501"), std::string::npos);
+
+  // 1000 elements are still printed in full.
+  values.resize(1000);
+  EXPECT_EQ(formatArray(makeArray(DType::si32, {1000}, values)).find("..."),
+            std::string::npos);
+
+  // Every dimension longer than six is cut; shorter ones are kept.
+  std::vector<double> grid(8 * 3 * 50);
+  for (size_t i = 0; i < grid.size(); ++i)
+    grid[i] = static_cast<double>(i);
+  std::string text = formatArray(makeArray(DType::f32, {8, 3, 50}, grid));
+  EXPECT_EQ(text.substr(0, text.find('\n')), "[[[0, 1, 2, ..., 47, 48, 49],");
+  EXPECT_EQ(text.substr(text.rfind('\n') + 1), "  [1150, 1151, 1152, ..., "
+                                               "1197, 1198, 1199]]]");
+  // Three blocks, "...", three blocks; each block keeps its three rows.
+  EXPECT_NE(text.find("],\n ...,\n [["), std::string::npos);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 6 + 6 * 2);
 }

@@ -146,6 +146,35 @@ TEST(Manifest, LineErrors) {
             "line 7: bad symbol name '1bad'");
 }
 
+TEST(Manifest, Workspace) {
+  const std::string head = "plaidml-artifact 1\ndevice cpu\n";
+  StatusOr<Manifest> m = Manifest::parse(
+      head + "entry f f\nworkspace 4096\ninput a f32\nentry g g\nend\n");
+  ASSERT_TRUE(m.ok()) << m.message();
+  EXPECT_EQ(m->entries[0].workspaceBytes, 4096u);
+  EXPECT_EQ(m->entries[1].workspaceBytes, 0u);
+  EXPECT_EQ(parseError(head + "workspace 64\nentry f f\nend\n"),
+            "line 3: 'workspace' before any 'entry'");
+  EXPECT_EQ(parseError(head + "entry f f\ninput a f32\nworkspace 64\nend\n"),
+            "line 5: 'workspace' of entry 'f' must come once, right after its "
+            "'entry' line");
+  EXPECT_EQ(parseError(head + "entry f f\nworkspace 64\nworkspace 64\nend\n"),
+            "line 5: 'workspace' of entry 'f' must come once, right after its "
+            "'entry' line");
+  for (const char *bad :
+       {"0", "-1", "1k", "9223372036854775808", "99999999999999999999999"})
+    EXPECT_EQ(parseError(head + "entry f f\nworkspace " + bad + "\nend\n"),
+              std::string("line 4: bad workspace size '") + bad +
+                  "' (a positive number of bytes below 2^63)");
+  EXPECT_EQ(parseError(head + "entry f f\nworkspace\nend\n"),
+            "line 4: 'workspace' takes a number of bytes, got 0 field(s) in "
+            "'workspace'");
+  EXPECT_EQ(parseError("plaidml-artifact 1\ndevice vulkan\nentry f f\n"
+                       "workspace 64\nend\n"),
+            "entry 'f' has a workspace, which only artifacts for the cpu "
+            "device take");
+}
+
 TEST(Manifest, StructureErrors) {
   const std::string head = "plaidml-artifact 1\ndevice cpu\n";
   EXPECT_EQ(parseError(head + "entry f f\noutput r f32\ninput a f32\nend\n"),

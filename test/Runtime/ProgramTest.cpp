@@ -221,6 +221,27 @@ TEST(Program, LoadErrorsForArtifacts) {
                 "'vulkan:0'");
 }
 
+// Artifacts are dlopen()ed from /proc/self/fd/N. The loader keeps a library
+// that it does not unload (these are marked NODELETE) under that name after
+// dlclose, so when N was closed and given to the next artifact, dlopen
+// returned the first library again: here the GPU artifact, which lacks the
+// good one's 'stats' entry (found by the sanitizer build, whose test order
+// hit it).
+TEST(Program, ArtifactsLoadedOneAfterAnotherStayApart) {
+  EXPECT_NE(loadError(FAKE_GPU_ARTIFACT_GOOD)
+                .find("compiled for device kind 'vulkan', not for device "
+                      "'cpu'"),
+            std::string::npos);
+  for (int i = 0; i < 3; ++i) {
+    std::unique_ptr<Program> program = loadGood();
+    ASSERT_TRUE(program);
+    HostArray x = makeF32({4}, {1, -2, 3, 0});
+    StatusOr<std::vector<HostArray>> outputs = program->run("stats", {x});
+    ASSERT_TRUE(outputs.ok()) << outputs.message();
+    EXPECT_EQ(getElementAsInt((*outputs)[0], 0), 2);
+  }
+}
+
 TEST(Program, CpuFeatures) {
   HostCpu old;
   old.arch = "x86_64";

@@ -86,7 +86,10 @@ inline HostArray makeF32(std::vector<int64_t> shape, std::vector<float> data) {
   array.dtype = DType::f32;
   array.shape = std::move(shape);
   array.bytes.resize(data.size() * 4);
-  std::memcpy(array.bytes.data(), data.data(), array.bytes.size());
+  // memcpy's pointers must not be null, even for no bytes (an empty
+  // vector's data() may be).
+  if (!data.empty())
+    std::memcpy(array.bytes.data(), data.data(), array.bytes.size());
   return array;
 }
 

@@ -12,6 +12,7 @@
 #include "plaidml/Compiler/Compiler.h"
 #include "plaidml/Compiler/DeviceTarget.h"
 #include "plaidml/InitAll.h"
+#include "plaidml/Support/NestingLimit.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -172,22 +173,33 @@ int main(int argc, char **argv) {
     return success();
   });
 
+  // Input nested deeper than the parser's stack allows is refused here,
+  // before either path below parses it.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  if (failed(checkNestingDepth(sourceMgr, &context)))
+    return 1;
+  const llvm::MemoryBuffer *text =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+
   if (useCache) {
     FailureOr<CachedArtifact> artifact = getCachedArtifact(
-        context, input->getBuffer(), options, input->getBufferIdentifier());
+        context, text->getBuffer(), options, text->getBufferIdentifier());
     if (failed(artifact))
       return reported ? 1 : fail("compilation failed");
-    if (std::error_code ec =
-            llvm::sys::fs::copy_file(artifact->path, outputFile))
+    std::error_code ec = llvm::sys::fs::copy_file(artifact->path, outputFile);
+    removeTemporaryArtifact(*artifact);
+    if (ec)
       return fail("cannot copy '" + artifact->path + "' to '" + outputFile +
                   "': " + ec.message());
-    llvm::outs() << "cache: " << (artifact->hit ? "hit " : "miss ")
-                 << artifact->path << "\n";
+    if (artifact->temporary)
+      llvm::outs() << "cache: off\n";
+    else
+      llvm::outs() << "cache: " << (artifact->hit ? "hit " : "miss ")
+                   << artifact->path << "\n";
     return 0;
   }
 
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)

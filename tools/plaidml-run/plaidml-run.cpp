@@ -15,9 +15,11 @@
 #include "plaidml/Runtime/Device.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <sys/stat.h>
 
@@ -40,8 +42,11 @@ program (builds with the compiler).
                            give it, for --random-inputs)
   --random-inputs[=SEED]   fill inputs not given with --input from a seeded RNG
   --output-dir DIR         write DIR/<output name>.npy (result0, result1, ...;
-                           .tile: the output names)
-  --print                  print the outputs
+                           .tile: the output names); DIR is created
+  --print[=all]            print the outputs; an output of more than 1000
+                           elements is summarized like NumPy does (the
+                           first and last 3 of each dimension around ...)
+                           unless --print=all
   --threads N              compile CPU code for N threads (default 1; OpenMP
                            for N > 1); --device cpu and source files only: an
                            artifact keeps the setting it was compiled with
@@ -65,11 +70,12 @@ int fail(const std::string &message) {
 }
 
 struct Options {
-  std::string file, entry, device, outputDir, checkDevice;
+  std::string file, entry, device, checkDevice;
+  std::optional<std::string> outputDir;
   std::vector<std::string> requiredFeatures;
   std::map<std::string, std::string> inputs, binds;
   std::optional<uint64_t> randomSeed;
-  bool print = false, listDevices = false, verbose = false;
+  bool print = false, printAll = false, listDevices = false, verbose = false;
   int64_t repeat = 0, warmup = 0;
   std::optional<int64_t> threads;
 };
@@ -105,9 +111,14 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
       std::optional<std::string> v = next();
       if (!v)
         return arg + " needs a value";
-      (arg == "--entry"    ? opts.entry
-       : arg == "--device" ? opts.device
-                           : opts.outputDir) = *v;
+      // An empty value (an unset shell variable) is a mistake, not "the
+      // default": --output-dir "" would write nothing and still succeed.
+      if (v->empty())
+        return arg + " needs a value, got an empty string";
+      if (arg == "--output-dir")
+        opts.outputDir = *v;
+      else
+        (arg == "--entry" ? opts.entry : opts.device) = *v;
     } else if (arg == "--input") {
       if (auto err = keyValue(opts.inputs))
         return err;
@@ -137,6 +148,11 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
       opts.threads = *n;
     } else if (arg == "--print") {
       opts.print = true;
+      if (const std::optional<std::string> &value = args.getInlineValue()) {
+        if (*value != "all")
+          return "--print takes no value or =all, got '" + *value + "'";
+        opts.printAll = true;
+      }
     } else if (arg == "--list-devices") {
       opts.listDevices = true;
     } else if (arg == "--check-device" || arg == "--require") {
@@ -194,8 +210,8 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 
 /// Collects the inputs of `runner` from --input files, or random data.
 rt::StatusOr<std::vector<rt::HostArray>> bindInputs(const Runner &runner,
-                                                    const Options &opts,
-                                                    const std::string &entry) {
+                                                    const Options &opts) {
+  const std::string entry = runner.getEntryName();
   const std::vector<rt::TensorSpec> &specs = runner.getInputs();
   auto isInput = [&](const std::string &name) {
     return std::any_of(specs.begin(), specs.end(),
@@ -217,11 +233,10 @@ rt::StatusOr<std::vector<rt::HostArray>> bindInputs(const Runner &runner,
   std::string error;
   for (const rt::TensorSpec &spec : specs) {
     if (auto it = opts.binds.find(spec.name); it != opts.binds.end()) {
-      std::optional<rt::HostArray> bound =
-          rt::parseArraySpec(it->second, error);
-      if (!bound)
+      rt::HostArray bound;
+      if (!rt::parseShapeAndType(it->second, bound.shape, bound.dtype, error))
         return rt::Status::failure("--bind " + spec.name + ": " + error);
-      if (bound->describe() != spec.describe())
+      if (bound.describe() != spec.describe())
         return rt::Status::failure("--bind " + spec.name + "=" + it->second +
                                    " does not match the input type " +
                                    spec.describe());
@@ -236,7 +251,8 @@ rt::StatusOr<std::vector<rt::HostArray>> bindInputs(const Runner &runner,
         rt::HostArray rounded;
         rounded.dtype = rt::DType::bf16;
         rounded.shape = spec.shape;
-        rounded.bytes.assign(spec.getByteSize(), 0);
+        if (!rt::allocateArray(rounded, "input '" + spec.name + "'", error))
+          return rt::Status::failure(error);
         for (int64_t i = 0, e = spec.getNumElements(); i < e; ++i)
           rt::setElementFromDouble(rounded, i,
                                    rt::getElementAsDouble(*array, i));
@@ -248,14 +264,17 @@ rt::StatusOr<std::vector<rt::HostArray>> bindInputs(const Runner &runner,
                                    "' holds " + array->describe());
       inputs.push_back(std::move(*array));
     } else if (opts.randomSeed) {
-      inputs.push_back(randomArray(spec, rng));
+      rt::StatusOr<rt::HostArray> array = randomArray(spec, rng);
+      if (!array.ok())
+        return array.status();
+      inputs.push_back(std::move(*array));
     } else {
       return rt::Status::failure("missing input '" + spec.name + "' (" +
                                  spec.describe() + "): pass --input " +
                                  spec.name + "=FILE.npy or --random-inputs");
     }
   }
-  return inputs;
+  return rt::StatusOr<std::vector<rt::HostArray>>(std::move(inputs));
 }
 } // namespace
 
@@ -297,10 +316,27 @@ int main(int argc, char **argv) {
     return fail(s.message());
   }
   struct stat st;
-  if (stat(opts.file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-    return fail("cannot read '" + opts.file + "': no such file");
+  if (stat(opts.file.c_str(), &st) != 0)
+    return fail("cannot read '" + opts.file + "': " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return fail("cannot read '" + opts.file +
+                "': it is a directory, not a program file");
+  if (!S_ISREG(st.st_mode))
+    return fail("cannot read '" + opts.file + "': it is " +
+                (S_ISFIFO(st.st_mode)   ? "a pipe"
+                 : S_ISCHR(st.st_mode)  ? "a character device"
+                 : S_ISSOCK(st.st_mode) ? "a socket"
+                                        : "not a regular file") +
+                ", and plaidml-run reads programs from regular files only "
+                "(save the program to a file)");
 
   bool artifact = isArtifact(opts.file);
+  if (artifact && opts.device == "reference")
+    return fail("'" + opts.file +
+                "' is a compiled artifact, and the reference interpreter runs "
+                "source programs (.mlir, .tile) only: run the artifact on the "
+                "device it was compiled for, or the source with --device "
+                "reference");
   CompileSettings settings;
   if (opts.threads) {
     if (artifact)
@@ -325,10 +361,8 @@ int main(int argc, char **argv) {
   if (opts.verbose)
     for (const std::string &line : (*runner)->describeKernelModules())
       std::fprintf(stderr, "note: %s\n", line.c_str());
-  std::string entryName = opts.entry.empty() ? "the entry" : opts.entry;
 
-  rt::StatusOr<std::vector<rt::HostArray>> inputs =
-      bindInputs(**runner, opts, entryName);
+  rt::StatusOr<std::vector<rt::HostArray>> inputs = bindInputs(**runner, opts);
   if (!inputs.ok())
     return fail(inputs.message());
   if (rt::Status s = (*runner)->prepare(*inputs); !s.ok())
@@ -354,18 +388,19 @@ int main(int argc, char **argv) {
                 times.front(), median, times.back(), n);
   }
 
-  if (!opts.outputDir.empty()) {
+  if (opts.outputDir) {
+    const std::string &dir = *opts.outputDir;
     std::string path;
-    for (size_t i = 0; i <= opts.outputDir.size(); ++i) {
-      if (i == opts.outputDir.size() || opts.outputDir[i] == '/') {
-        path = opts.outputDir.substr(0, i);
+    for (size_t i = 0; i <= dir.size(); ++i) {
+      if (i == dir.size() || dir[i] == '/') {
+        path = dir.substr(0, i);
         if (!path.empty() && mkdir(path.c_str(), 0777) != 0 && errno != EEXIST)
-          return fail("cannot create output directory '" + path + "'");
+          return fail("cannot create output directory '" + path +
+                      "': " + std::strerror(errno));
       }
     }
-    if (stat(opts.outputDir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-      return fail("output directory '" + opts.outputDir +
-                  "' is not a directory");
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      return fail("output directory '" + dir + "' is not a directory");
   }
   rt::StatusOr<std::vector<rt::HostArray>> fetched = (*runner)->getResults();
   if (!fetched.ok())
@@ -375,11 +410,11 @@ int main(int argc, char **argv) {
     const std::string &name = (*runner)->getOutputs()[i].name;
     if (opts.print) {
       std::printf("%s: %s\n", name.c_str(), results[i].describe().c_str());
-      std::printf("%s\n", rt::formatArray(results[i]).c_str());
+      std::printf("%s\n", rt::formatArray(results[i], opts.printAll).c_str());
     }
-    if (!opts.outputDir.empty()) {
+    if (opts.outputDir) {
       std::string error;
-      if (!rt::writeNpy(opts.outputDir + "/" + name + ".npy", results[i],
+      if (!rt::writeNpy(*opts.outputDir + "/" + name + ".npy", results[i],
                         error))
         return fail(error);
     }

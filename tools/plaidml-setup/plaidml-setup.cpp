@@ -301,8 +301,12 @@ rt::Status checkDevice(const std::string &device, const std::string &fault) {
   // plaidml-run --random-inputs=<seed> on the program's inputs.
   std::vector<rt::HostArray> inputs;
   std::mt19937_64 rng(kCheckSeed);
-  for (const rt::TensorSpec &spec : (*reference)->getInputs())
-    inputs.push_back(randomArray(spec, rng));
+  for (const rt::TensorSpec &spec : (*reference)->getInputs()) {
+    rt::StatusOr<rt::HostArray> input = randomArray(spec, rng);
+    if (!input.ok())
+      return input.status();
+    inputs.push_back(std::move(*input));
+  }
   rt::StatusOr<std::vector<rt::HostArray>> expected =
       runOnce(**reference, inputs);
   if (!expected.ok())

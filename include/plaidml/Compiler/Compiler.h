@@ -69,6 +69,17 @@ struct CompileOptions {
 /// threads. Returns a one-line message, or an empty string when valid.
 std::string validateCompileOptions(const CompileOptions &options);
 
+/// The most elements an entry point's input or output may have: the
+/// runtime's limit for the shapes of a manifest (2^60 - 1, so that the byte
+/// size of any element type fits in 63 bits).
+constexpr int64_t kMaxEntryElements = INT64_MAX / 8;
+
+/// Checks that `module` has what the runtime needs of an artifact's entry
+/// points: at least one function, each with an input or an output, and no
+/// input or output of more than kMaxEntryElements elements. compileToArtifact
+/// runs it first. On failure the reasons have been emitted.
+LogicalResult checkEntryFunctions(ModuleOp module);
+
 /// Compiles `module` (Tile-dialect functions, or the ABI form of docs/ABI.md
 /// section 1) for `options.device` and writes the artifact to `outputPath`.
 /// Modifies `module` (it holds the LLVM dialect afterwards). On failure the

@@ -7,12 +7,14 @@
 // constraints (a superset of the exact integer ranges that
 // tile-compute-bounds infers) and every point is checked for validity.
 //
-// Values are held exactly: integers as int64_t wrapped to their width and
-// signedness after every operation, floats as double rounded to their
-// element type (f16, bf16, f32, f64) after every operation. Behaviour that
-// docs/Design.md section 3 leaves unspecified (integer division by zero,
-// out-of-range shifts, an `assign` contraction writing one element twice) is
-// reported as an error at the op's location instead of producing a value.
+// Values are computed exactly: integers as int64_t wrapped to their width
+// and signedness after every operation, floats as double rounded to their
+// element type (f16, bf16, f32, f64) after every operation, and stored at
+// their own width. A tensor too large to allocate (or whose size overflows)
+// is an error at the op that makes it. Behaviour that
+// docs/Design.md leaves unspecified (integer division by zero, out-of-range
+// shifts, an `assign` contraction writing one element twice) is reported as
+// an error at the op's location instead of producing a value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,20 +26,34 @@
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace mlir::plaidml::reference {
 
-/// A host tensor of the reference interpreter. Integer elements (i1 included)
-/// live in `ints`, float elements in `floats`, row-major.
+/// A host tensor of the reference interpreter, row-major. Elements are
+/// stored compactly at their own width (i1 and 8-bit integers in one byte,
+/// 16-, 32- and 64-bit integers in two, four and eight, f32 and f64 as
+/// float and double), except f16 and bf16, which are kept as float (which
+/// holds every value of them exactly). Buffers are created through create(),
+/// which checks the element count and the byte size for overflow and the
+/// allocation itself, and reports a failure as an error instead of
+/// aborting. They move but do not copy (clone() copies, checked too).
 class Buffer {
 public:
-  explicit Buffer(RankedTensorType type);
+  /// A zero-filled buffer of `type`, or an error at `loc` naming the type and
+  /// the bytes asked for when the size overflows or memory runs out.
+  static FailureOr<Buffer> create(RankedTensorType type, Location loc);
+  /// A copy, or an error at `loc` as for create().
+  FailureOr<Buffer> clone(Location loc) const;
+
+  Buffer(Buffer &&) = default;
+  Buffer &operator=(Buffer &&) = default;
 
   RankedTensorType getType() const { return type; }
   Type getElementType() const { return type.getElementType(); }
   bool isFloat() const { return isa<FloatType>(getElementType()); }
-  int64_t getNumElements() const { return type.getNumElements(); }
+  int64_t getNumElements() const { return numElements; }
 
   /// Element `i` (row-major) as a double / as an integer. getInt on a float
   /// buffer and getFloat on an integer buffer convert.
@@ -47,19 +63,47 @@ public:
   void setFloat(int64_t i, double v);
   void setInt(int64_t i, int64_t v);
 
-  /// Little-endian raw bytes in the element type's storage layout (i1 as one
-  /// byte 0/1, f16/bf16 as IEEE binary16 / bfloat16 bits).
+  /// The number of bytes of the element type's storage layout: what
+  /// toBytes returns and fromBytes takes.
+  size_t getByteSize() const;
+  /// Writes the elements to `bytes` (getByteSize() of them), little-endian
+  /// in the element type's storage layout (i1 as one byte 0/1, f16/bf16 as
+  /// IEEE binary16 / bfloat16 bits).
+  void writeBytes(MutableArrayRef<uint8_t> bytes) const;
+  /// The same, in a new vector.
   std::vector<uint8_t> toBytes() const;
   /// Fills the buffer from `bytes`; fails when the size does not match.
   LogicalResult fromBytes(ArrayRef<uint8_t> bytes);
 
-  /// Buffer from a constant attribute of a Tile element type.
-  static Buffer fromAttr(DenseElementsAttr attr);
+  /// Buffer from a constant attribute of a Tile element type (errors at
+  /// `loc` as for create()).
+  static FailureOr<Buffer> fromAttr(DenseElementsAttr attr, Location loc);
 
 private:
+  /// How an element is stored.
+  enum class Storage : uint8_t {
+    I1,
+    S8,
+    U8,
+    S16,
+    U16,
+    S32,
+    U32,
+    S64,
+    U64,
+    F32,
+    F64
+  };
+  struct Free {
+    void operator()(uint8_t *p) const;
+  };
+  Buffer(RankedTensorType type, int64_t numElements);
+
   RankedTensorType type;
-  std::vector<int64_t> ints;
-  std::vector<double> floats;
+  int64_t numElements = 0;
+  Storage storage = Storage::F32;
+  unsigned elementBytes = 4;
+  std::unique_ptr<uint8_t, Free> data;
 };
 
 /// Wraps `v` to `type`'s width and signedness (i1 is 0 or 1).

@@ -32,6 +32,8 @@ class Runner {
 public:
   virtual ~Runner() = default;
 
+  /// The name of the entry function.
+  virtual std::string getEntryName() const = 0;
   /// The entry's inputs (arg0, arg1, ...) and outputs (result0, ...).
   virtual const std::vector<rt::TensorSpec> &getInputs() const = 0;
   virtual const std::vector<rt::TensorSpec> &getOutputs() const = 0;
@@ -107,8 +109,10 @@ openSourceText(const std::string &text, const std::string &name,
 
 /// A seeded input of `spec` (--random-inputs), the same on every machine and
 /// device: floats in [-1, 1), integers in [-8, 8) (unsigned: [0, 16)),
-/// booleans 0/1. Successive calls continue `rng`'s sequence.
-rt::HostArray randomArray(const rt::TensorSpec &spec, std::mt19937_64 &rng);
+/// booleans 0/1. Successive calls continue `rng`'s sequence. Fails (saying
+/// how many bytes were asked for) when the array cannot be allocated.
+rt::StatusOr<rt::HostArray> randomArray(const rt::TensorSpec &spec,
+                                        std::mt19937_64 &rng);
 
 } // namespace plaidml::run
 

@@ -70,6 +70,13 @@ std::string describeShapeAndType(const std::vector<int64_t> &shape,
 std::optional<HostArray> parseArraySpec(std::string_view spec,
                                         std::string &error);
 
+/// Sizes `array.bytes` (zero-filled) for its shape and element type. The
+/// size is computed with overflow checks and the allocation is checked, so
+/// memory that cannot be had is an error naming `what` and the bytes asked
+/// for, never an abort. On failure returns false and sets `error`.
+bool allocateArray(HostArray &array, const std::string &what,
+                   std::string &error);
+
 /// Reads a .npy file (format versions 1-3, little-endian, C order).
 /// On failure returns nullopt and sets `error` to a one-line reason.
 std::optional<HostArray> readNpy(const std::string &path, std::string &error);
@@ -80,11 +87,19 @@ std::optional<HostArray> readNpy(const std::string &path, std::string &error);
 bool writeNpy(const std::string &path, const HostArray &array,
               std::string &error);
 
+/// Arrays of more elements than this are summarized by formatArray (as
+/// NumPy's print threshold), showing kPrintEdgeItems at each end of every
+/// dimension.
+constexpr int64_t kPrintThreshold = 1000;
+constexpr int64_t kPrintEdgeItems = 3;
+
 /// `array` as text, the way `plaidml-run --print` shows it: nested brackets
 /// in row-major order, one line per innermost row (indented by depth),
 /// floats with %g, integers by their signedness; an empty array is "[]", a
-/// scalar its value. No trailing newline.
-std::string formatArray(const HostArray &array);
+/// scalar its value. No trailing newline. Unless `all`, an array of more
+/// than kPrintThreshold elements is summarized like NumPy does: the first
+/// and last kPrintEdgeItems of each longer dimension around "...".
+std::string formatArray(const HostArray &array, bool all = false);
 
 /// Converts element `i` of `array` to double (for printing and comparisons).
 double getElementAsDouble(const HostArray &array, int64_t i);

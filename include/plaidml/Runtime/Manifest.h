@@ -46,6 +46,10 @@ struct EntrySpec {
   std::string symbol;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
+  /// Bytes of the workspace the entry's temporaries live in (CPU code
+  /// only), which the caller allocates and passes after the outputs; 0:
+  /// none (docs/ABI.md section 2).
+  uint64_t workspaceBytes = 0;
 };
 
 struct Manifest {

@@ -130,6 +130,13 @@ public:
   StatusOr<Invocation> prepare(std::string_view entryName,
                                const std::vector<HostArray> &inputs) const;
 
+  /// Runs entry `entryName` once on the caller's `buffers` (buffers of
+  /// getDevice(): the inputs, then the outputs, each of its tensor's byte
+  /// size) and waits for it. Fails (InvalidArgument) on a wrong count, size
+  /// or device.
+  Status execute(std::string_view entryName,
+                 const std::vector<Buffer *> &buffers) const;
+
   /// prepare() + execute() + getOutputs().
   StatusOr<std::vector<HostArray>>
   run(std::string_view entryName, const std::vector<HostArray> &inputs) const;

@@ -141,4 +141,49 @@ def FuseElementwisePass
   }];
 }
 
+def EraseZeroSizeBuffersPass
+    : Pass<"plaidml-erase-zero-size-buffers", "mlir::func::FuncOp"> {
+  let summary = "Remove the work on tensors without elements and give "
+                "zero-size arguments a type every lowering accepts";
+  let description = [{
+    A tensor with a zero dimension (`tensor<3x0xf32>`) holds no element, so
+    nothing that reads or writes it does anything. The lowerings do not all
+    agree: the bare-pointer calling convention of `convert-func-to-llvm`
+    refuses `memref<3x0xf32>` (a layout without strides), and the GPU
+    lowerings refuse loads from such buffers. This pass, first in every
+    lowering pipeline, makes the ABI form of docs/ABI.md section 1 free of
+    them:
+
+    - an `affine.for` or `affine.parallel` with constant bounds that runs no
+      iteration is erased;
+    - a `memref.alloc`/`alloca` of a zero-size buffer whose only users are
+      deallocations or `memref.copy` ops is erased with them (they move no
+      data), and so is a `memref.copy` of a zero-size buffer;
+    - an argument of the function whose type has a zero dimension becomes a
+      rank-1 `memref<0xT>` when nothing uses it any more (an output that is
+      never written, or an input only reduced over, whose contraction
+      `convert-tile-to-affine` already folds to its init). The function's
+      `plaidml.inputs`/`plaidml.outputs` keep the logical tensor types, so
+      the runtime passes the same buffers.
+
+    A zero-size argument that is still used after this (no such program is
+    known) keeps its type and the lowering reports it.
+
+    ```mlir
+    func.func @f(%a: memref<3x0xf32>, %o: memref<3x0xf32>) {
+      affine.parallel (%i, %j) = (0, 0) to (3, 0) {
+        %x = affine.load %a[%i, %j] : memref<3x0xf32>
+        %e = math.exp %x : f32
+        affine.store %e, %o[%i, %j] : memref<3x0xf32>
+      }
+      return
+    }
+    ```
+
+    becomes `func.func @f(%a: memref<0xf32>, %o: memref<0xf32>)` with an
+    empty body.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 #endif // PLAIDML_TRANSFORMS_PASSES_TD

@@ -4,7 +4,9 @@
 // and scf ops on signless values, matching the reference interpreter
 // (lib/Reference/Scalar.cpp) case by case: conversions (saturating float to
 // integer, `!= 0` to i1), signed versus unsigned division, remainder,
-// shifts, comparisons, max and min, NaN-propagating float max and min,
+// shifts (amounts past the width shift everything out), comparisons, max
+// and min, IEEE float max and min (NaN propagates, -0 < +0), C's pow and
+// fmod special cases spelled out so that every device gives them,
 // integer power by squaring, and the unary ops. Transcendental functions on
 // f16 and bf16 are computed in f32 and rounded once, which is what the
 // reference's compute-in-double-and-round does up to the last bit.
@@ -18,6 +20,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::plaidml;
@@ -217,6 +221,140 @@ Value buildIntDivRem(OpBuilder &b, Location loc, bool isDiv, Value lhs,
   return isUnsigned ? Value(arith::RemUIOp::create(b, loc, lhs, divisor))
                     : Value(arith::RemSIOp::create(b, loc, lhs, divisor));
 }
+
+Value orI(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::OrIOp::create(b, loc, x, y);
+}
+
+Value andI(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::AndIOp::create(b, loc, x, y);
+}
+
+/// C's `pow` (the IEEE 754 special cases) on values of float type `t`
+/// (f32 or f64), whatever the device's pow does outside positive finite
+/// bases: math.powf only ever sees |x| with a nonzero finite |x|, which
+/// every backend computes (GLSL's pow is undefined for x < 0 and for x = 0,
+/// y <= 0); the rest is selected.
+///   pow(x, +-0) = 1 (even for NaN x), pow(+1, y) = 1 (even for NaN y);
+///   otherwise NaN in, NaN out;
+///   x < 0 finite and y finite non-integer: NaN;
+///   |x| = 0: +inf for y < 0, +0 for y > 0; |x| = inf: the reverse;
+///   |x| = 1 and y = +-inf: 1;
+///   x negative (-0 included) and y an odd integer: the result negated.
+Value buildCPow(OpBuilder &b, Location loc, Value x, Value y) {
+  using P = arith::CmpFPredicate;
+  Type t = x.getType();
+  Value zero = floatConst(b, loc, t, 0.0), one = floatConst(b, loc, t, 1.0);
+  Value half = floatConst(b, loc, t, 0.5), two = floatConst(b, loc, t, 2.0);
+  Value inf = floatConst(b, loc, t, INFINITY);
+  Value nan = floatConst(b, loc, t, NAN);
+  Value a = math::AbsFOp::create(b, loc, x);
+  Value absY = math::AbsFOp::create(b, loc, y);
+
+  Value aZero = cmpf(b, loc, P::OEQ, a, zero);
+  Value aInf = cmpf(b, loc, P::OEQ, a, inf);
+  Value yNeg = cmpf(b, loc, P::OLT, y, zero);
+  Value yInf = cmpf(b, loc, P::OEQ, absY, inf);
+  Value yFinite = cmpf(b, loc, P::OLT, absY, inf);
+  Value yInt = andI(b, loc, yFinite,
+                    cmpf(b, loc, P::OEQ, math::FloorOp::create(b, loc, y), y));
+  // y - 2 floor(y / 2) is exact: 0 for even integers, 1 for odd ones.
+  Value halfFloor =
+      math::FloorOp::create(b, loc, arith::MulFOp::create(b, loc, y, half));
+  Value parity = arith::SubFOp::create(
+      b, loc, y, arith::MulFOp::create(b, loc, two, halfFloor));
+  Value yOdd = andI(b, loc, yInt, cmpf(b, loc, P::OEQ, parity, one));
+
+  // |x|^y for 0 < |x| < inf; the zero and infinite bases by hand.
+  Value safeA = select(b, loc, orI(b, loc, aZero, aInf), one, a);
+  Value mag = math::PowFOp::create(b, loc, safeA, y);
+  Value zeroBase = select(b, loc, yNeg, inf, zero);
+  Value infBase = select(b, loc, yNeg, zero, inf);
+  mag = select(b, loc, aZero, zeroBase, select(b, loc, aInf, infBase, mag));
+  Value aOne = cmpf(b, loc, P::OEQ, a, one);
+  mag = select(b, loc, andI(b, loc, aOne, yInf), one, mag);
+
+  // The sign: x < 0, or x = -0 (1 / -0 = -inf).
+  Value xNeg = orI(
+      b, loc, cmpf(b, loc, P::OLT, x, zero),
+      andI(b, loc, aZero,
+           cmpf(b, loc, P::OLT, arith::DivFOp::create(b, loc, one, x), zero)));
+  Value result = select(b, loc, andI(b, loc, xNeg, yOdd),
+                        arith::NegFOp::create(b, loc, mag), mag);
+  Value negNonInt =
+      andI(b, loc, cmpf(b, loc, P::OLT, x, zero),
+           andI(b, loc, cmpf(b, loc, P::OLT, a, inf),
+                andI(b, loc, yFinite,
+                     arith::XOrIOp::create(
+                         b, loc, yInt, intConst(b, loc, b.getI1Type(), 1)))));
+  Value anyNaN =
+      orI(b, loc, cmpf(b, loc, P::UNO, x, x), cmpf(b, loc, P::UNO, y, y));
+  result = select(b, loc, orI(b, loc, negNonInt, anyNaN), nan, result);
+  Value isOne =
+      orI(b, loc, cmpf(b, loc, P::OEQ, y, zero), cmpf(b, loc, P::OEQ, x, one));
+  return select(b, loc, isOne, one, result);
+}
+
+/// C's `fmod`: arith's remainder, except that a finite dividend and an
+/// infinite divisor give the dividend, and the remainder (zero included)
+/// has the dividend's sign (x - y trunc(x / y), which some GPU drivers compute,
+/// gives NaN for the first and +0 for fmod(-0, y)).
+Value buildCFmod(OpBuilder &b, Location loc, Value x, Value y) {
+  using P = arith::CmpFPredicate;
+  Type t = x.getType();
+  Value inf = floatConst(b, loc, t, INFINITY);
+  // The remainder takes the dividend's sign, zero included. copysign is a
+  // bit operation on every target, so no driver's float optimizations
+  // (which may treat -0 * 0 as +0 without signed-zero preservation) apply.
+  Value rem =
+      math::CopySignOp::create(b, loc, arith::RemFOp::create(b, loc, x, y), x);
+  Value xFinite = cmpf(b, loc, P::OLT, math::AbsFOp::create(b, loc, x), inf);
+  Value yInf = cmpf(b, loc, P::OEQ, math::AbsFOp::create(b, loc, y), inf);
+  return select(b, loc, andI(b, loc, xFinite, yInf), x, rem);
+}
+
+/// IEEE 754 maximum/minimum: NaN in, NaN out; -0 < +0. arith's
+/// maximumf/minimumf say so too, but the GLSL FMax/FMin they become on
+/// Vulkan return either zero; so two zeros are combined by hand: +0 unless
+/// both are -0 for max (their sum), -0 unless both are +0 for min.
+Value buildFloatMaxMin(OpBuilder &b, Location loc, bool isMax, Value x,
+                       Value y) {
+  using P = arith::CmpFPredicate;
+  Value zero = floatConst(b, loc, x.getType(), 0.0);
+  Value r = isMax ? Value(arith::MaximumFOp::create(b, loc, x, y))
+                  : Value(arith::MinimumFOp::create(b, loc, x, y));
+  Value zeros = andI(b, loc, cmpf(b, loc, P::OEQ, x, zero),
+                     cmpf(b, loc, P::OEQ, y, zero));
+  Value combined =
+      isMax
+          ? Value(arith::AddFOp::create(b, loc, x, y))
+          : Value(arith::NegFOp::create(
+                b, loc,
+                arith::AddFOp::create(b, loc, arith::NegFOp::create(b, loc, x),
+                                      arith::NegFOp::create(b, loc, y))));
+  return select(b, loc, zeros, combined, r);
+}
+
+/// Shifts by amounts read as unsigned: an amount of at least the width
+/// (a negative signed one included) shifts every bit out, giving 0, or the
+/// sign for an arithmetic right shift. The shift ops themselves only see
+/// amounts below the width, where every backend agrees.
+Value buildShift(OpBuilder &b, Location loc, bool isLeft, Value lhs, Value rhs,
+                 IntegerType type) {
+  Type t = lhs.getType();
+  unsigned w = type.getWidth();
+  Value width = intConst(b, loc, t, APInt(w, w));
+  Value tooFar = cmpi(b, loc, arith::CmpIPredicate::uge, rhs, width);
+  Value zero = intConst(b, loc, t, 0);
+  if (isLeft || isUnsignedLike(type)) {
+    Value amount = select(b, loc, tooFar, zero, rhs);
+    Value shifted = isLeft ? Value(arith::ShLIOp::create(b, loc, lhs, amount))
+                           : Value(arith::ShRUIOp::create(b, loc, lhs, amount));
+    return select(b, loc, tooFar, zero, shifted);
+  }
+  Value last = intConst(b, loc, t, APInt(w, w - 1));
+  return arith::ShRSIOp::create(b, loc, lhs, select(b, loc, tooFar, last, rhs));
+}
 } // namespace
 
 Value tile_to_affine::buildConstant(OpBuilder &b, Location loc, Type type,
@@ -289,15 +427,14 @@ Value tile_to_affine::buildBinary(OpBuilder &b, Location loc, BinaryKind kind,
     case BinaryKind::Div:
       return arith::DivFOp::create(b, loc, lhs, rhs);
     case BinaryKind::Mod:
-      return arith::RemFOp::create(b, loc, lhs, rhs);
+      return buildCFmod(b, loc, lhs, rhs);
     case BinaryKind::Pow:
       return inWideFloat(b, loc, type, {lhs, rhs}, [&](ValueRange a) {
-        return math::PowFOp::create(b, loc, a[0], a[1]);
+        return buildCPow(b, loc, a[0], a[1]);
       });
     case BinaryKind::Max:
-      return arith::MaximumFOp::create(b, loc, lhs, rhs);
     case BinaryKind::Min:
-      return arith::MinimumFOp::create(b, loc, lhs, rhs);
+      return buildFloatMaxMin(b, loc, kind == BinaryKind::Max, lhs, rhs);
     default:
       llvm_unreachable("bitwise ops on floats do not verify");
     }
@@ -329,10 +466,8 @@ Value tile_to_affine::buildBinary(OpBuilder &b, Location loc, BinaryKind kind,
   case BinaryKind::BitXor:
     return arith::XOrIOp::create(b, loc, lhs, rhs);
   case BinaryKind::Shl:
-    return arith::ShLIOp::create(b, loc, lhs, rhs);
   case BinaryKind::Shr:
-    return isUnsigned ? Value(arith::ShRUIOp::create(b, loc, lhs, rhs))
-                      : Value(arith::ShRSIOp::create(b, loc, lhs, rhs));
+    return buildShift(b, loc, kind == BinaryKind::Shl, lhs, rhs, intTy);
   }
   llvm_unreachable("unknown binary kind");
 }

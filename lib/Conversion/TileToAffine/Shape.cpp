@@ -19,6 +19,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::plaidml;
@@ -38,9 +41,44 @@ SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+/// Hands out the names `__plaidml_constant_<i>` that no symbol of the module
+/// has yet, in increasing `i`. The module's symbols are read once, on the
+/// first request for that module, so naming n constants costs O(n + number
+/// of symbols) rather than one linear symbol lookup per candidate name (which
+/// made the conversion cubic in the number of constants).
+class ConstantNamer {
+public:
+  std::string getName(ModuleOp module) {
+    if (module.getOperation() != current) {
+      current = module.getOperation();
+      taken.clear();
+      next = 0;
+      for (Operation &op : *module.getBody())
+        if (auto name =
+                op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+          taken.insert(name.getValue());
+    }
+    std::string name;
+    do
+      name = "__plaidml_constant_" + std::to_string(next++);
+    while (taken.contains(name));
+    taken.insert(name);
+    return name;
+  }
+
+private:
+  Operation *current = nullptr;
+  llvm::StringSet<> taken;
+  unsigned next = 0;
+};
+
 /// tile.constant -> a private constant memref.global of the signless type.
 struct ConstantLowering : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
+
+  /// Pattern sets are built per run of the pass and applied by one thread,
+  /// so the namer needs no lock.
+  mutable ConstantNamer namer;
 
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
@@ -56,12 +94,7 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
       dense = dense.bitcast(elementType);
 
     auto module = op->getParentOfType<ModuleOp>();
-    std::string name;
-    for (unsigned i = 0;; ++i) {
-      name = "__plaidml_constant_" + std::to_string(i);
-      if (!module.lookupSymbol(name))
-        break;
-    }
+    std::string name = namer.getName(module);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       // Before the function that uses it, so globals read in program order.

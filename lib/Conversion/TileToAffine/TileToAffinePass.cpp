@@ -97,6 +97,27 @@ LogicalResult checkLowerable(func::FuncOp func) {
 }
 } // namespace
 
+/// Fails (with an error) unless Tile op `op` is directly in the body of a
+/// function of `module`.
+static LogicalResult checkPlacement(Operation *op, ModuleOp module) {
+  auto func = dyn_cast_or_null<func::FuncOp>(op->getParentOp());
+  if (func && func->getParentOp() == module)
+    return success();
+  // Inside another op's region (scf.for, ...) of a top-level function: name
+  // that op, since the function is right there.
+  auto enclosing = op->getParentOfType<func::FuncOp>();
+  if (!func && enclosing && enclosing->getParentOp() == module)
+    return op->emitError("'")
+           << op->getName() << "' is inside '" << op->getParentOp()->getName()
+           << "' in function '" << enclosing.getSymName()
+           << "'; Tile ops must be directly in the body of a function (a "
+              "Tile program has no control flow ops)";
+  return op->emitError("'") << op->getName()
+                            << "' is outside a function of the module; "
+                               "convert-tile-to-affine lowers Tile ops in the "
+                               "bodies of top-level functions";
+}
+
 namespace mlir::plaidml {
 namespace {
 struct ConvertTileToAffinePass
@@ -108,16 +129,8 @@ struct ConvertTileToAffinePass
     // (the module body, a nested module, another op's region) they have no
     // calling convention to lower to.
     module.walk([&](Operation *op) {
-      if (!isa<tile::TileDialect>(op->getDialect()))
-        return;
-      auto func = dyn_cast_or_null<func::FuncOp>(op->getParentOp());
-      if (func && func->getParentOp() == module)
-        return;
-      op->emitError("'") << op->getName()
-                         << "' is outside a function of the module; "
-                            "convert-tile-to-affine lowers Tile ops in the "
-                            "bodies of top-level functions";
-      ok = false;
+      if (isa<tile::TileDialect>(op->getDialect()))
+        ok &= succeeded(checkPlacement(op, module));
     });
     for (auto func : module.getOps<func::FuncOp>())
       ok &= succeeded(checkLowerable(func));

@@ -12,12 +12,15 @@
 
 #include "CompletedEvent.h"
 #include "Drivers.h"
+#include "FileUtil.h"
 
 #include "plaidml/Runtime/Executable.h"
 #include "plaidml/Runtime/HostCpu.h"
 #include "plaidml/Runtime/Program.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 using namespace plaidml::rt;
@@ -137,6 +140,13 @@ Status CpuExecutable::call(size_t entryIndex,
                            const std::vector<Buffer *> &buffers) {
   if (entryIndex >= library.functions.size())
     return Status::outOfRange("no entry point #" + std::to_string(entryIndex));
+  const EntrySpec &entry = library.manifest->entries[entryIndex];
+  if (buffers.size() != entry.inputs.size() + entry.outputs.size())
+    return Status::invalidArgument(
+        "entry '" + entry.name + "' takes " +
+        std::to_string(entry.inputs.size()) + " input and " +
+        std::to_string(entry.outputs.size()) + " output buffers, got " +
+        std::to_string(buffers.size()));
   std::vector<void *> pointers;
   for (size_t i = 0; i < buffers.size(); ++i) {
     if (&buffers[i]->getDevice() != &device)
@@ -144,6 +154,24 @@ Status CpuExecutable::call(size_t entryIndex,
           "buffer " + std::to_string(i) + " is a buffer of " +
           buffers[i]->getDevice().getLabel() + ", not of cpu");
     pointers.push_back(buffers[i]->getBinding());
+  }
+  // The temporaries' workspace (docs/ABI.md section 2), allocated here so
+  // that a program too large for the machine is an error, not a crash in
+  // compiled code. Not zero-filled: the code writes before it reads.
+  struct FreeWorkspace {
+    void operator()(void *p) const { std::free(p); }
+  };
+  std::unique_ptr<void, FreeWorkspace> workspace;
+  if (uint64_t bytes = entry.workspaceBytes) {
+    uint64_t rounded = (bytes + 63) / 64 * 64;
+    if (rounded >= bytes && rounded <= SIZE_MAX)
+      workspace.reset(std::aligned_alloc(64, size_t(rounded)));
+    if (!workspace)
+      return Status::resourceExhausted(
+          "out of memory: cannot allocate " + std::to_string(bytes) +
+          " bytes (" + detail::formatBytes(bytes) +
+          ") for the temporaries of entry '" + entry.name + "'");
+    pointers.push_back(workspace.get());
   }
   // The entry reads buffers[] even when there are none; give it storage.
   if (pointers.empty())

@@ -82,24 +82,27 @@ StatusOr<GpuBuffer *> GpuDevice::own(const Buffer &buffer,
   return static_cast<GpuBuffer *>(const_cast<Buffer *>(&buffer));
 }
 
-/// Checks that [offset, offset + bytes) lies in `buffer`.
-static Status checkRange(const GpuBuffer &buffer, size_t offset, size_t bytes,
-                         const std::string &label) {
-  if (offset > buffer.size() || bytes > buffer.size() - offset)
-    return Status::outOfRange(label + ": " + std::to_string(bytes) +
+StatusOr<GpuBuffer *> GpuDevice::ownRange(const Buffer &buffer,
+                                          const std::string &what,
+                                          size_t offset, size_t bytes) {
+  StatusOr<GpuBuffer *> mine = own(buffer, what);
+  if (!mine.ok())
+    return mine;
+  size_t size = (*mine)->size();
+  if (offset > size || bytes > size - offset)
+    return Status::outOfRange(getLabel() + ": " + std::to_string(bytes) +
                               " bytes at offset " + std::to_string(offset) +
-                              " of a buffer of " +
-                              std::to_string(buffer.size()) + " bytes");
-  return Status::success();
+                              " of a buffer of " + std::to_string(size) +
+                              " bytes");
+  return mine;
 }
 
 Status GpuDevice::write(Buffer &buffer, size_t offset, const void *data,
                         size_t bytes) {
-  StatusOr<GpuBuffer *> mine = own(buffer, "the destination of a write");
+  StatusOr<GpuBuffer *> mine =
+      ownRange(buffer, "the destination of a write", offset, bytes);
   if (!mine.ok())
     return mine.status();
-  if (Status s = checkRange(**mine, offset, bytes, getLabel()); !s.ok())
-    return s;
   if (bytes == 0)
     return Status::success();
   return backend->upload((*mine)->getBackendBuffer(), data, bytes, offset)
@@ -108,11 +111,10 @@ Status GpuDevice::write(Buffer &buffer, size_t offset, const void *data,
 
 Status GpuDevice::read(const Buffer &buffer, size_t offset, void *data,
                        size_t bytes) {
-  StatusOr<GpuBuffer *> mine = own(buffer, "the source of a read");
+  StatusOr<GpuBuffer *> mine =
+      ownRange(buffer, "the source of a read", offset, bytes);
   if (!mine.ok())
     return mine.status();
-  if (Status s = checkRange(**mine, offset, bytes, getLabel()); !s.ok())
-    return s;
   if (bytes == 0)
     return Status::success();
   return backend->download((*mine)->getBackendBuffer(), data, bytes, offset)

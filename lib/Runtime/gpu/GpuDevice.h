@@ -74,6 +74,9 @@ public:
   /// `buffer` as a buffer of this device; InvalidArgument naming `what`
   /// when it belongs to another device.
   StatusOr<GpuBuffer *> own(const Buffer &buffer, const std::string &what);
+  /// own(), and [offset, offset + bytes) inside that buffer.
+  StatusOr<GpuBuffer *> ownRange(const Buffer &buffer, const std::string &what,
+                                 size_t offset, size_t bytes);
 
 private:
   friend class GpuBuffer;

@@ -357,16 +357,23 @@ std::string trimInfo(std::string s) {
   return start == std::string::npos ? std::string() : s.substr(start);
 }
 
-std::string deviceString(const OpenCLLoader &cl, cl_device_id device,
-                         cl_device_info param) {
+/// A string property read the clGet*Info way through `get(size, value,
+/// sizeReturned)`: size first, then the bytes; "" when the driver fails.
+template <typename Get> std::string infoString(Get get) {
   size_t size = 0;
-  if (cl.clGetDeviceInfo(device, param, 0, nullptr, &size) != CL_SUCCESS ||
-      size == 0)
+  if (get(0, nullptr, &size) != CL_SUCCESS || size == 0)
     return "";
   std::string s(size, '\0');
-  if (cl.clGetDeviceInfo(device, param, size, s.data(), nullptr) != CL_SUCCESS)
+  if (get(size, s.data(), nullptr) != CL_SUCCESS)
     return "";
   return trimInfo(s);
+}
+
+std::string deviceString(const OpenCLLoader &cl, cl_device_id device,
+                         cl_device_info param) {
+  return infoString([&](size_t size, void *value, size_t *sizeReturned) {
+    return cl.clGetDeviceInfo(device, param, size, value, sizeReturned);
+  });
 }
 
 template <typename T>
@@ -381,15 +388,9 @@ T deviceValue(const OpenCLLoader &cl, cl_device_id device,
 
 std::string platformString(const OpenCLLoader &cl, cl_platform_id platform,
                            cl_platform_info param) {
-  size_t size = 0;
-  if (cl.clGetPlatformInfo(platform, param, 0, nullptr, &size) != CL_SUCCESS ||
-      size == 0)
-    return "";
-  std::string s(size, '\0');
-  if (cl.clGetPlatformInfo(platform, param, size, s.data(), nullptr) !=
-      CL_SUCCESS)
-    return "";
-  return trimInfo(s);
+  return infoString([&](size_t size, void *value, size_t *sizeReturned) {
+    return cl.clGetPlatformInfo(platform, param, size, value, sizeReturned);
+  });
 }
 
 /// "OpenCL 3.0 PoCL ..." -> 300; 0 when it does not parse.
@@ -675,9 +676,14 @@ StatusOr<std::shared_ptr<OpenCLDevice>> OpenCLDevice::get(unsigned index) {
 OpenCLDevice::OpenCLDevice(std::unique_ptr<Impl> impl)
     : impl(std::move(impl)) {}
 OpenCLDevice::~OpenCLDevice() {
-  // Devices are never destroyed (see get()); keep the Impl alive for any
-  // buffer, program or kernel that still points at it.
-  impl.release();
+  // Devices live as long as the process (see get() and create()): keep the
+  // Impl alive for any buffer, program or kernel that still points at it, and
+  // reachable, so that a leak checker sees a live device rather than lost
+  // memory (LeakSanitizer reported every device made by create()).
+  static std::mutex mu;
+  static auto *retired = new std::vector<std::unique_ptr<Impl>>;
+  std::lock_guard<std::mutex> lock(mu);
+  retired->push_back(std::move(impl));
 }
 
 const OpenCLDeviceInfo &OpenCLDevice::info() const { return impl->info; }

@@ -1,7 +1,7 @@
 //===- OpenCLDevice.h - OpenCL devices, buffers, kernels --------*- C++ -*-===//
 //
-// The device layer of the OpenCL runtime (docs/Design.md section 5), the twin of
-// Vulkan.h. The ICD loader is opened at run time with
+// The device layer of the OpenCL runtime (docs/Design.md section 5), the twin
+// of Vulkan.h. The ICD loader is opened at run time with
 // dlopen("libOpenCL.so.1"), so nothing links against libOpenCL and a machine
 // without it still runs on the CPU. The devices of every platform are listed
 // once, lazily, as "opencl:0", "opencl:1", ... An OpenCLDevice owns a context
@@ -10,12 +10,19 @@
 // where the device takes it) and cached by their text and options; kernels
 // take their buffers first (argument i = buffer i, as bindings in Vulkan),
 // then optional by-value scalars. Every failure is a Status naming the OpenCL
-// call and its error code; nothing aborts.
+// call and its error code; nothing aborts. The layer is split by object:
+// OpenCLInstance.h (loader, devices), OpenCLMemory.h (buffers),
+// OpenCLPipeline.h (programs, kernels), and this header (the context, its
+// queue, copies and dispatch). Private to lib/Runtime.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PLAIDML_LIB_RUNTIME_OPENCL_OPENCLDEVICE_H
 #define PLAIDML_LIB_RUNTIME_OPENCL_OPENCLDEVICE_H
+
+#include "opencl/OpenCLInstance.h"
+#include "opencl/OpenCLMemory.h"
+#include "opencl/OpenCLPipeline.h"
 
 #include "plaidml/Runtime/Status.h"
 
@@ -27,153 +34,6 @@
 #include <vector>
 
 namespace plaidml::rt {
-
-/// What the runtime knows of an OpenCL device.
-struct OpenCLDeviceInfo {
-  /// N of "opencl:N": devices of all platforms, in clGetPlatformIDs order,
-  /// then clGetDeviceIDs order within a platform.
-  unsigned index = 0;
-  std::string name, vendor;
-  std::string platformName, platformVersion;
-  /// "cpu", "GPU", "accelerator", "custom" or "other".
-  std::string type;
-  /// CL_DRIVER_VERSION, e.g. "3.1".
-  std::string driverVersion;
-  /// CL_DEVICE_VERSION, e.g. "OpenCL 3.0 PoCL HSTR: ...".
-  std::string deviceVersion;
-  /// The OpenCL version of the device, parsed from deviceVersion: 120 for
-  /// "OpenCL 1.2 ...", 300 for "OpenCL 3.0 ...".
-  unsigned version = 0;
-  /// CL_DEVICE_OPENCL_C_VERSION, e.g. "OpenCL C 1.2 pocl".
-  std::string openclCVersion;
-  /// CL_DEVICE_IL_VERSION, e.g. "SPIR-V_1.2": the intermediate languages the
-  /// device accepts; empty when it takes none (then only OpenCL C source).
-  std::string ilVersions;
-  /// CL_DEVICE_EXTENSIONS, split at spaces.
-  std::vector<std::string> extensions;
-  uint64_t globalMemory = 0;
-  /// CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest buffer.
-  uint64_t maxAllocSize = 0;
-  uint64_t localMemory = 0;
-  size_t maxWorkgroupSize = 0;
-  size_t maxWorkItemSizes[3] = {0, 0, 0};
-  unsigned computeUnits = 0;
-  /// cl_khr_fp16.
-  bool fp16 = false;
-  /// cl_khr_fp64, or a non-zero CL_DEVICE_DOUBLE_FP_CONFIG.
-  bool fp64 = false;
-  /// 64-bit integers: the full profile, or cles_khr_int64.
-  bool int64 = false;
-  /// cl_khr_subgroups / cl_intel_subgroups, or CL_DEVICE_MAX_NUM_SUB_GROUPS
-  /// > 0 on OpenCL 2.1 and later.
-  bool subgroups = false;
-
-  bool hasExtension(const std::string &name) const;
-  /// Whether the device builds SPIR-V with clCreateProgramWithIL: its
-  /// ilVersions lists a "SPIR-V_1.x", or it has cl_khr_il_program (which
-  /// means SPIR-V 1.0).
-  bool takesSpirv() const;
-  /// One line: "cpu-... (cpu, Portable Computing Language, OpenCL 3.0, ...)".
-  std::string describe() const;
-};
-
-/// The OpenCL devices of this machine. Fails with "OpenCL unavailable: ..."
-/// when the ICD loader cannot be opened or lacks an entry point; a loader
-/// without platforms (no ICD installed) gives an empty list. The result
-/// (success or failure) is computed once and cached.
-StatusOr<std::vector<OpenCLDeviceInfo>> enumerateOpenCLDevices();
-
-namespace detail {
-/// Opens the OpenCL ICD loader at `path` and resolves clGetPlatformIDs,
-/// without keeping it: what enumerateOpenCLDevices() does first, exposed for
-/// tests of the failure message.
-Status probeOpenCLLoader(const char *path);
-/// The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or
-/// "CL error <code>" for a code the table does not know.
-std::string getOpenCLErrorName(int32_t code);
-} // namespace detail
-
-class OpenCLDevice;
-
-/// A cl_mem buffer on an OpenCLDevice, released by the destructor (OpenCL
-/// keeps the memory until enqueued commands that use it are done).
-class OpenCLBuffer {
-public:
-  ~OpenCLBuffer();
-  OpenCLBuffer(const OpenCLBuffer &) = delete;
-  OpenCLBuffer &operator=(const OpenCLBuffer &) = delete;
-
-  /// The size asked for, in bytes.
-  size_t size() const { return bytes; }
-
-  struct Impl;
-
-private:
-  friend class OpenCLDevice;
-  OpenCLBuffer(std::unique_ptr<Impl> impl, size_t bytes);
-  std::unique_ptr<Impl> impl;
-  size_t bytes;
-};
-
-/// A built cl_program. Programs are cached by the device and shared: asking
-/// for the same source (or IL) with the same options again returns the same
-/// program without building it again.
-class OpenCLProgram {
-public:
-  ~OpenCLProgram();
-  OpenCLProgram(const OpenCLProgram &) = delete;
-  OpenCLProgram &operator=(const OpenCLProgram &) = delete;
-
-  /// The kernels of the program (CL_PROGRAM_KERNEL_NAMES), in the order the
-  /// driver lists them.
-  const std::vector<std::string> &kernelNames() const { return names; }
-  /// The build log (warnings of a successful build; often empty).
-  const std::string &buildLog() const { return log; }
-
-  struct Impl;
-
-private:
-  friend class OpenCLDevice;
-  OpenCLProgram(std::unique_ptr<Impl> impl, std::vector<std::string> names,
-                std::string log);
-  std::unique_ptr<Impl> impl;
-  std::vector<std::string> names;
-  std::string log;
-};
-
-/// A kernel of an OpenCLProgram (which it keeps alive). Its arguments are
-/// numBuffers() global buffers (argument i = buffer i) followed by scalars
-/// passed by value; numArgs() counts both.
-class OpenCLKernel {
-public:
-  ~OpenCLKernel();
-  OpenCLKernel(const OpenCLKernel &) = delete;
-  OpenCLKernel &operator=(const OpenCLKernel &) = delete;
-
-  const std::string &name() const { return kernelName; }
-  /// CL_KERNEL_NUM_ARGS.
-  unsigned numArgs() const { return args; }
-  /// CL_KERNEL_WORK_GROUP_SIZE on the device: the largest workgroup it can
-  /// run with.
-  size_t maxWorkgroupSize() const { return maxGroup; }
-  /// CL_KERNEL_COMPILE_WORK_GROUP_SIZE: the reqd_work_group_size attribute,
-  /// or {0, 0, 0} when the kernel has none.
-  const std::array<size_t, 3> &requiredWorkgroupSize() const {
-    return required;
-  }
-
-  struct Impl;
-
-private:
-  friend class OpenCLDevice;
-  OpenCLKernel(std::unique_ptr<Impl> impl, std::string name, unsigned args,
-               size_t maxGroup, std::array<size_t, 3> required);
-  std::unique_ptr<Impl> impl;
-  std::string kernelName;
-  unsigned args;
-  size_t maxGroup;
-  std::array<size_t, 3> required;
-};
 
 /// One by-value kernel argument: `size` bytes at `data`, copied when the
 /// dispatch is enqueued (the push-constant-like part of a dispatch).

@@ -969,9 +969,14 @@ StatusOr<std::shared_ptr<VulkanDevice>> VulkanDevice::get(unsigned index) {
 VulkanDevice::VulkanDevice(std::unique_ptr<Impl> impl)
     : impl(std::move(impl)) {}
 VulkanDevice::~VulkanDevice() {
-  // Devices are never destroyed (see get()); keep the Impl alive for any
-  // buffer or kernel that still points at it.
-  impl.release();
+  // Devices live as long as the process (see get() and create()): keep the
+  // Impl alive for any buffer or kernel that still points at it, and
+  // reachable, so that a leak checker sees a live device rather than lost
+  // memory (LeakSanitizer reported every device made by create()).
+  static std::mutex mu;
+  static auto *retired = new std::vector<std::unique_ptr<Impl>>;
+  std::lock_guard<std::mutex> lock(mu);
+  retired->push_back(std::move(impl));
 }
 
 const VulkanDeviceInfo &VulkanDevice::info() const { return impl->info; }

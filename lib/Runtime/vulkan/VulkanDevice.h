@@ -10,12 +10,20 @@
 // devices); kernels are compute pipelines built from SPIR-V words. Dispatches
 // are recorded and submitted by synchronize(), with a barrier in front of
 // every dispatch that shares a buffer with an earlier one. Every failure is a
-// Status naming the Vulkan call and its VkResult; nothing aborts.
+// Status naming the Vulkan call and its VkResult; nothing aborts. The layer
+// is split by object: VulkanInstance.h (loader, physical devices),
+// VulkanMemory.h (buffers), VulkanPipeline.h (kernels), and this header
+// (the logical device, its queue, copies and dispatch). Private to
+// lib/Runtime.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PLAIDML_LIB_RUNTIME_VULKAN_VULKANDEVICE_H
 #define PLAIDML_LIB_RUNTIME_VULKAN_VULKANDEVICE_H
+
+#include "vulkan/VulkanInstance.h"
+#include "vulkan/VulkanMemory.h"
+#include "vulkan/VulkanPipeline.h"
 
 #include "plaidml/Runtime/Status.h"
 
@@ -26,118 +34,6 @@
 #include <vector>
 
 namespace plaidml::rt {
-
-/// One memory heap of a Vulkan physical device.
-struct VulkanMemoryHeap {
-  uint64_t size = 0;
-  bool deviceLocal = false;
-};
-
-/// What the runtime knows of a Vulkan physical device.
-struct VulkanDeviceInfo {
-  /// N of "vulkan:N": the index in vkEnumeratePhysicalDevices order.
-  unsigned index = 0;
-  std::string name;
-  /// "discrete GPU", "integrated GPU", "virtual GPU", "cpu" or "other".
-  std::string type;
-  /// Driver name and info (VkPhysicalDeviceDriverProperties), e.g.
-  /// "llvmpipe Mesa 22.3.6 (LLVM 15.0.6)"; empty before Vulkan 1.2.
-  std::string driver;
-  /// "1.3.230".
-  std::string apiVersion;
-  uint32_t vendorId = 0, deviceId = 0;
-  std::vector<VulkanMemoryHeap> heaps;
-  uint32_t subgroupSize = 0;
-  uint32_t maxWorkgroupInvocations = 0;
-  uint32_t maxWorkgroupCount[3] = {0, 0, 0};
-  uint32_t maxSharedMemory = 0;
-  uint32_t maxPushConstantsSize = 0;
-  uint64_t maxStorageBufferRange = 0;
-  /// VkPhysicalDeviceMaintenance3Properties::maxMemoryAllocationSize.
-  uint64_t maxAllocationSize = 0;
-  /// Shader arithmetic and storage features.
-  bool shaderFloat16 = false, shaderInt8 = false, shaderInt16 = false,
-       shaderFloat64 = false, shaderInt64 = false;
-  bool storageBuffer16Bit = false, storageBuffer8Bit = false;
-  /// The device offers VK_KHR_cooperative_matrix.
-  bool cooperativeMatrix = false;
-
-  /// One line: "llvmpipe (...) (cpu, driver ..., Vulkan 1.3.230, ...)".
-  std::string describe() const;
-  /// The SPIR-V capabilities kernels may declare on this device: Shader
-  /// (and Matrix, which it implies), and Float16, Float64, Int8, Int16, Int64,
-  /// StorageBuffer8BitAccess, StorageBuffer16BitAccess where the device has the
-  /// feature.
-  std::vector<std::string> spirvCapabilities() const;
-  /// The SPIR-V extensions kernels may use:
-  /// SPV_KHR_storage_buffer_storage_class and the 8/16-bit storage extensions
-  /// where the device has the feature.
-  std::vector<std::string> spirvExtensions() const;
-  /// Whether kernels needing `requirement` (a capability or extension name
-  /// of the two lists above) can run on this device.
-  bool supportsSpirv(const std::string &requirement) const;
-};
-
-/// The physical devices of this machine. Fails with "Vulkan unavailable: ..."
-/// when the loader cannot be opened or the instance cannot be created; the
-/// result (success or failure) is computed once and cached.
-StatusOr<std::vector<VulkanDeviceInfo>> enumerateVulkanDevices();
-
-namespace detail {
-/// Opens the Vulkan loader at `path` and resolves vkGetInstanceProcAddr,
-/// without keeping it: what enumerateVulkanDevices() does first, exposed for
-/// tests of the failure message.
-Status probeVulkanLoader(const char *path);
-} // namespace detail
-
-class VulkanDevice;
-
-/// A storage buffer on a VulkanDevice. Destroying it frees the memory (the
-/// device waits for pending work first when the buffer is in use).
-class VulkanBuffer {
-public:
-  ~VulkanBuffer();
-  VulkanBuffer(const VulkanBuffer &) = delete;
-  VulkanBuffer &operator=(const VulkanBuffer &) = delete;
-
-  /// The size asked for, in bytes.
-  size_t size() const { return bytes; }
-  /// Whether the memory is mapped in the host (no staging copies).
-  bool isHostVisible() const;
-
-  struct Impl;
-
-private:
-  friend class VulkanDevice;
-  VulkanBuffer(std::unique_ptr<Impl> impl, size_t bytes);
-  std::unique_ptr<Impl> impl;
-  size_t bytes;
-};
-
-/// A compute pipeline: one SPIR-V entry point whose storage buffers are
-/// bindings 0..numBindings-1 of descriptor set 0, and whose scalars (if any)
-/// are a push-constant block of pushConstantBytes() bytes.
-class VulkanKernel {
-public:
-  ~VulkanKernel();
-  VulkanKernel(const VulkanKernel &) = delete;
-  VulkanKernel &operator=(const VulkanKernel &) = delete;
-
-  const std::string &entryPoint() const { return entry; }
-  unsigned numBindings() const { return bindings; }
-  uint32_t pushConstantBytes() const { return pushBytes; }
-
-  struct Impl;
-
-private:
-  friend class VulkanDevice;
-  VulkanKernel(std::unique_ptr<Impl> impl, std::string entry, unsigned bindings,
-               uint32_t pushBytes);
-  std::unique_ptr<Impl> impl;
-  std::string entry;
-  unsigned bindings;
-  uint32_t pushBytes;
-};
 
 /// A logical device with its compute queue. Obtained with get(), which
 /// creates it on first use and returns the same device afterwards. Methods

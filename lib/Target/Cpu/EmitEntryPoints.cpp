@@ -77,6 +77,8 @@ struct EntryPoint {
   std::string wrapper;
   SmallVector<std::string> inputs;
   SmallVector<std::string> outputs;
+  /// Bytes of the workspace the runtime passes after the outputs; 0: none.
+  int64_t workspace = 0;
 };
 
 struct EmitEntryPointsPass
@@ -132,8 +134,19 @@ LogicalResult EmitEntryPointsPass::wrap(LLVM::LLVMFuncOp func,
       failed(readTypes(func, kOutputsAttrName, entry.outputs)))
     return failure();
 
+  if (Attribute attr = func->getAttr(kWorkspaceAttrName)) {
+    auto bytes = dyn_cast<IntegerAttr>(attr);
+    if (!bytes || bytes.getValue().getSignificantBits() > 64 ||
+        bytes.getInt() <= 0)
+      return func.emitError()
+             << "entry function @" << entry.name << ": '" << kWorkspaceAttrName
+             << "' is " << attr << ", not a positive number of bytes";
+    entry.workspace = bytes.getInt();
+  }
+
   LLVM::LLVMFunctionType type = func.getFunctionType();
-  size_t numBuffers = entry.inputs.size() + entry.outputs.size();
+  size_t numBuffers = entry.inputs.size() + entry.outputs.size() +
+                      (entry.workspace > 0 ? 1 : 0);
   auto ptrType = LLVM::LLVMPointerType::get(&getContext());
   if (func.isExternal() || !isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
       type.isVarArg() || type.getNumParams() != numBuffers ||
@@ -142,8 +155,9 @@ LogicalResult EmitEntryPointsPass::wrap(LLVM::LLVMFuncOp func,
     return func.emitError()
            << "entry function @" << entry.name << " must be a definition "
            << "taking one pointer per buffer (" << entry.inputs.size()
-           << " inputs, " << entry.outputs.size()
-           << " outputs) and returning nothing; got " << type
+           << " inputs, " << entry.outputs.size() << " outputs"
+           << (entry.workspace > 0 ? ", the workspace" : "")
+           << ") and returning nothing; got " << type
            << " (lower it with the bare-pointer calling convention)";
   if (symbols.lookup(entry.wrapper))
     return func.emitError() << "entry function @" << entry.name << ": symbol @"
@@ -175,6 +189,7 @@ LogicalResult EmitEntryPointsPass::wrap(LLVM::LLVMFuncOp func,
   func->removeAttr(kEntryAttrName);
   func->removeAttr(kInputsAttrName);
   func->removeAttr(kOutputsAttrName);
+  func->removeAttr(kWorkspaceAttrName);
   return success();
 }
 
@@ -246,6 +261,8 @@ void EmitEntryPointsPass::runOnOperation() {
     os << "requires " << llvm::join(requirements, ",") << "\n";
   for (const EntryPoint &entry : entries) {
     os << "entry " << entry.name << " " << entry.wrapper << "\n";
+    if (entry.workspace > 0)
+      os << "workspace " << entry.workspace << "\n";
     for (auto [i, input] : llvm::enumerate(entry.inputs))
       os << "input arg" << i << " " << input << "\n";
     for (auto [i, output] : llvm::enumerate(entry.outputs))

@@ -48,6 +48,19 @@ func.func @blocks(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A Tile op in another op's region names that op and the function.
+func.func @in_region(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'scf.execute_region' is not a Tile op}}
+  %r = scf.execute_region -> tensor<2xf32> {
+    // expected-error @+1 {{'tile.exp' is inside 'scf.execute_region' in function 'in_region'; Tile ops must be directly in the body of a function (a Tile program has no control flow ops)}}
+    %y = tile.exp %a : tensor<2xf32>
+    scf.yield %y : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
 module {
   module @nested {
     func.func @f() -> tensor<f32> {

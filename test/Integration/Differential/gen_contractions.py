@@ -6,7 +6,9 @@
 # combination kinds, element types and shapes. Every index appears as a plain
 # dimension in some access, so every generated contraction is bounded; the
 # differential driver compares each function's compiled output with the
-# reference interpreter's on the same random inputs.
+# reference interpreter's on the same random inputs. gen_edge_function
+# writes the element-semantics edge cases (pow, mod, max and min on signed
+# zeros, infinities and NaN; shifts past the width), compared exactly.
 #
 # ===----------------------------------------------------------------------===#
 
@@ -140,6 +142,64 @@ def gen_function(rng, name):
         f"  %r = tile.contract {agg}, {combo}, %init, {ins} {{{', '.join(attrs)}}}\n"
         f"       : tensor<{out_type}>, {in_tys} -> {out}\n"
         f"  return %r : {out}\n}}\n"
+    )
+
+
+# Edge cases of the element semantics (docs/TileLanguage.md, "Edge cases"):
+# the operands every device used to disagree on, for the ops that had them.
+FLOAT_EDGES = ["0.0", "-0.0", "1.0", "-1.0", "2.0", "-2.0", "0.5", "-2.5",
+               "3.0", "-3.0", "0x7F800000", "0xFF800000", "0x7FC00000"]
+F64_SPECIAL = {"0x7F800000": "0x7FF0000000000000",
+               "0xFF800000": "0xFFF0000000000000",
+               "0x7FC00000": "0x7FF8000000000000"}
+FLOAT_EDGE_OPS = ["pow", "mod", "max", "min"]
+INT_EDGE_TYPES = ["si8", "ui8", "si16", "ui16", "si32", "ui32", "si64", "ui64"]
+
+
+def gen_edge_function(rng, name, f64_pow=True):
+    """A function without inputs applying pow/mod/max/min to float edge values
+    (signed zeros, infinities, NaN, negative bases) or shifts to integers by
+    amounts around and past the width (negative ones included). Without
+    `f64_pow` (devices with no f64 transcendentals), f64 pow becomes f32."""
+    n = 8
+    if rng.random() < 0.6:
+        ty = rng.choice(["f32", "f32", "f64", "f16"])
+        op = rng.choice(FLOAT_EDGE_OPS)
+        if ty == "f64" and op == "pow" and not f64_pow:
+            ty = "f32"
+
+        def spell(v):
+            if ty == "f64":
+                return F64_SPECIAL.get(v, v)
+            if ty == "f16" and v in F64_SPECIAL:
+                return {"0x7F800000": "0x7C00", "0xFF800000": "0xFC00",
+                        "0x7FC00000": "0x7E00"}[v]
+            return v
+
+        lhs = [spell(rng.choice(FLOAT_EDGES)) for _ in range(n)]
+        rhs = [spell(rng.choice(FLOAT_EDGES)) for _ in range(n)]
+    else:
+        ty = rng.choice(INT_EDGE_TYPES)
+        op = rng.choice(["shl", "shr"])
+        width = int(ty[2:])
+        lo = -2 if ty.startswith("si") else 0
+        lhs = [str(rng.choice([1, 3, 5, 127, -1, -8, -128]) if ty.startswith("si")
+                   else rng.choice([1, 3, 5, 127, 128, 255])) for _ in range(n)]
+        rhs = [str(rng.choice([lo, 0, 1, width - 1, width, width + 1,
+                               2 * width])) for _ in range(n)]
+    t = f"tensor<{n}x{ty}>"
+    # Through tile.gather, which does not fold, so the device computes the
+    # op rather than the constant folder.
+    ids = f"tensor<{n}xsi32>"
+    return (
+        f"func.func @{name}() -> {t} {{\n"
+        f"  %ids = tile.index 0 : {ids}\n"
+        f"  %ca = tile.constant dense<[{', '.join(lhs)}]> : {t}\n"
+        f"  %cb = tile.constant dense<[{', '.join(rhs)}]> : {t}\n"
+        f"  %a = tile.gather %ca, %ids {{axis = 0}} : {t}, {ids} -> {t}\n"
+        f"  %b = tile.gather %cb, %ids {{axis = 0}} : {t}, {ids} -> {t}\n"
+        f"  %r = tile.{op} %a, %b : {t}\n"
+        f"  return %r : {t}\n}}\n"
     )
 
 

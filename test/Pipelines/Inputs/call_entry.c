@@ -3,7 +3,8 @@
  * A test driver that proves a plaidml-compile artifact works without the
  * runtime: dlopens it, prints its manifest, allocates every buffer the
  * manifest lists for the chosen entry point, fills input k element j with
- * j + 1 + 10 * k (j % 2 for i1), calls `_plaidml_entry_<name>(void **)` and
+ * j + 1 + 10 * k (j % 2 for i1), allocates the entry's workspace when the
+ * manifest has one, calls `_plaidml_entry_<name>(void **)` and
  * prints every output, one line each. docs/ABI.md sections 2 and 3 are the
  * contract it reads.
  *
@@ -152,6 +153,7 @@ int main(int argc, char **argv) {
   char wrapper[256] = "";
   struct buffer buffers[kMaxBuffers];
   int numBuffers = 0, inEntry = 0;
+  unsigned long long workspaceBytes = 0;
   char line[kMaxLine];
   const char *cursor = manifest;
   while (*cursor) {
@@ -170,6 +172,8 @@ int main(int argc, char **argv) {
         inEntry = 1;
         snprintf(wrapper, sizeof wrapper, "%s", c);
       }
+    } else if (inEntry && fields == 2 && !strcmp(a, "workspace")) {
+      workspaceBytes = strtoull(b, NULL, 10);
     } else if (inEntry && fields == 3 &&
                (!strcmp(a, "input") || !strcmp(a, "output"))) {
       if (numBuffers == kMaxBuffers)
@@ -191,7 +195,7 @@ int main(int argc, char **argv) {
   if (!entry)
     return fail("wrapper not exported", wrapper);
 
-  void *pointers[kMaxBuffers];
+  void *pointers[kMaxBuffers + 1];
   int inputIndex = 0;
   for (int k = 0; k < numBuffers; ++k) {
     struct buffer *buf = &buffers[k];
@@ -205,7 +209,16 @@ int main(int argc, char **argv) {
       ++inputIndex;
     }
   }
+  /* The workspace goes after the outputs (docs/ABI.md section 2). */
+  void *workspace = NULL;
+  if (workspaceBytes) {
+    workspace = aligned_alloc(64, (workspaceBytes + 63) / 64 * 64);
+    if (!workspace)
+      return fail("cannot allocate the workspace", NULL);
+    pointers[numBuffers] = workspace;
+  }
   entry(pointers);
+  free(workspace);
 
   printf("call %s\n", wrapper);
   for (int k = 0; k < numBuffers; ++k) {

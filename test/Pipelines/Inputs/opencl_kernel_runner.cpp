@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "plaidml/Runtime/HostArray.h"
 #include "opencl/OpenCLDevice.h"
+#include "plaidml/Runtime/HostArray.h"
 
 #include <array>
 #include <cstdio>
@@ -201,7 +201,7 @@ int main(int argc, char **argv) {
     if (!array)
       return fail("--print: no buffer '" + name + "'");
     std::printf("%s: %s\n", name.c_str(), array->describe().c_str());
-    std::printf("%s\n", formatArray(*array).c_str());
+    std::printf("%s\n", formatArray(*array, /*all=*/true).c_str());
   }
   for (const auto &[name, path] : outputs) {
     HostArray *array = download(name);

@@ -154,3 +154,43 @@ module {
     llvm.return
   }
 }
+
+// -----
+
+// A workspace (plaidml-cpu-plan-workspace) is the pointer after the outputs,
+// and a `workspace` line right after the `entry` line.
+// CHECK-LABEL: module
+// CHECK:      llvm.func @_plaidml_entry_w(%[[WBUFS:.*]]: !llvm.ptr) {
+// CHECK:        %[[WS:.*]] = llvm.getelementptr inbounds %[[WBUFS]][2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:   %[[WB:.*]] = llvm.load %[[WS]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT:   llvm.call @w(%{{.*}}, %{{.*}}, %[[WB]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK:      entry w _plaidml_entry_w\0Aworkspace 4096\0Ainput arg0 4xf32\0Aoutput result0 4xf32\0Aend
+module {
+  llvm.func @w(%a: !llvm.ptr, %o: !llvm.ptr, %ws: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>],
+                  plaidml.outputs = [tensor<4xf32>], plaidml.workspace = 4096 : i64} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function @w: 'plaidml.workspace' is 0 : i64, not a positive number of bytes}}
+  llvm.func @w(%a: !llvm.ptr, %o: !llvm.ptr, %ws: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>],
+                  plaidml.outputs = [tensor<4xf32>], plaidml.workspace = 0 : i64} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{entry function @w must be a definition taking one pointer per buffer (1 inputs, 1 outputs, the workspace) and returning nothing}}
+  llvm.func @w(%a: !llvm.ptr, %o: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>],
+                  plaidml.outputs = [tensor<4xf32>], plaidml.workspace = 64 : i64} {
+    llvm.return
+  }
+}

@@ -229,4 +229,51 @@ def CpuParallelizePass
   ];
 }
 
+def CpuPlanWorkspacePass
+    : Pass<"plaidml-cpu-plan-workspace", "mlir::func::FuncOp"> {
+  let summary = "Place an entry function's temporaries in one workspace "
+                "buffer that the runtime allocates and checks";
+  let description = [{
+    Compiled code cannot report a failed allocation: a `memref.alloc` that
+    `malloc` cannot satisfy would be a null pointer and a crash. So the
+    temporaries of a `plaidml.entry` function (the `memref.alloc` ops of
+    static shape in its body's top-level block, which
+    `convert-tile-to-affine` makes for every intermediate tensor) move into
+    one buffer, the *workspace*, that the runtime allocates before the call
+    with a checked allocation; a program too large for the machine is then an
+    error saying how many bytes were asked for (docs/ABI.md section 2).
+
+    Each temporary becomes a `memref.view` of a new last argument
+    `%workspace: memref<Nxi8>` at an offset aligned to 64 bytes, and its
+    `memref.dealloc` goes. Temporaries whose lifetimes do not overlap share
+    bytes: a temporary lives from its allocation to the last op of the block
+    that uses it or a view of it (first fit, in allocation order). The
+    function gets `plaidml.workspace = N : i64`, which
+    `plaidml-emit-cpu-entry-points` writes into the manifest. A function
+    without temporaries is left alone. Allocations nested in loops (packing
+    buffers of the code generator, a few kilobytes per thread) stay.
+
+    ```mlir
+    func.func @f(%a: memref<64xf32>, %o: memref<64xf32>)
+        attributes {plaidml.entry} {
+      %t = memref.alloc() : memref<64xf32>
+      ...
+      memref.dealloc %t : memref<64xf32>
+      return
+    }
+    // becomes
+    func.func @f(%a: memref<64xf32>, %o: memref<64xf32>,
+                 %workspace: memref<256xi8>)
+        attributes {plaidml.entry, plaidml.workspace = 256 : i64} {
+      %c0 = arith.constant 0 : index
+      %t = memref.view %workspace[%c0][] : memref<256xi8> to memref<64xf32>
+      ...
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 #endif // PLAIDML_TARGET_CPU_PASSES_TD

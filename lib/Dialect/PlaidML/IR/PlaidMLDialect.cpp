@@ -181,6 +181,12 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
       return failure();
     return verifyTensorTypes(op, attr);
   }
+  if (name == kWorkspaceAttrName) {
+    auto bytes = dyn_cast<IntegerAttr>(value);
+    return expect(isa<FunctionOpInterface>(op) && bytes &&
+                      bytes.getType().isInteger(64) && bytes.getInt() > 0,
+                  "must be a positive i64 number of bytes on a function");
+  }
   if (name == kTargetAttrName)
     return expect(isa<TargetAttr>(value) && isa<ModuleOp>(op),
                   "must be a #plaidml.target on a module");

@@ -30,6 +30,11 @@ inline constexpr llvm::StringLiteral kEntryAttrName = "plaidml.entry";
 /// keep the signedness the signless memrefs lost.
 inline constexpr llvm::StringLiteral kInputsAttrName = "plaidml.inputs";
 inline constexpr llvm::StringLiteral kOutputsAttrName = "plaidml.outputs";
+/// On a CPU entry function: the bytes of the workspace its temporaries live
+/// in (plaidml-cpu-plan-workspace), a positive i64 that
+/// plaidml-emit-entry-points writes into the manifest (docs/ABI.md sections
+/// 2 and 3).
+inline constexpr llvm::StringLiteral kWorkspaceAttrName = "plaidml.workspace";
 /// On the module: its TargetAttr.
 inline constexpr llvm::StringLiteral kTargetAttrName = "plaidml.target";
 /// On a reduction nest's affine.parallel: its CpuScheduleAttr.
