@@ -26,7 +26,7 @@ module attributes {plaidml.target = #plaidml.target<device = vulkan,
 // -----
 
 // CHECK: #plaidml.target<device = cpu>
-// CHECK: #plaidml.target<device = opencl, triple = "x86_64-unknown-linux-gnu", cpu = "native", features = "+avx2", exts = ["cl_khr_fp64"]>
+// CHECK: #plaidml.target<device = opencl, triple = "x86_64-unknown-linux-gnu", features = "+avx2", exts = ["cl_khr_fp64"]>
 module attributes {plaidml.target = #plaidml.target<device = cpu>} {
   module attributes {plaidml.target = #plaidml.target<device = opencl,
       triple = "x86_64-unknown-linux-gnu", features = "+avx2",

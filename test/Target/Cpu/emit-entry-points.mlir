@@ -6,7 +6,7 @@
 // Bare-pointer functions in, wrappers and the manifest out. A named CPU with
 // no features records the ISA features that CPU implies.
 
-// CHECK-LABEL: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"}
+// CHECK-LABEL: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu", plaidml.target = #plaidml.target<device = cpu, triple = "x86_64-unknown-linux-gnu", cpu = "x86-64">}
 // CHECK:      llvm.func @_plaidml_entry_f(%[[BUFS:.*]]: !llvm.ptr) {
 // CHECK-NEXT:   %[[S0:.*]] = llvm.getelementptr inbounds %[[BUFS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK-NEXT:   %[[B0:.*]] = llvm.load %[[S0]] : !llvm.ptr -> !llvm.ptr
@@ -91,7 +91,7 @@ module {
 // -----
 
 module {
-  // expected-error @+1 {{entry function @f: 'plaidml.inputs' holds tensor<?xf32>, not a static tensor type of a supported element type}}
+  // expected-error @+1 {{'llvm.func' op 'plaidml.inputs' must hold static tensor types, not tensor<?xf32>}}
   llvm.func @f(%a: !llvm.ptr, %b: !llvm.ptr)
       attributes {plaidml.entry, plaidml.inputs = [tensor<?xf32>],
                   plaidml.outputs = [tensor<2xf32>]} {
@@ -176,7 +176,7 @@ module {
 // -----
 
 module {
-  // expected-error @+1 {{entry function @w: 'plaidml.workspace' is 0 : i64, not a positive number of bytes}}
+  // expected-error @+1 {{'llvm.func' op 'plaidml.workspace' must be a positive i64 number of bytes on a function}}
   llvm.func @w(%a: !llvm.ptr, %o: !llvm.ptr, %ws: !llvm.ptr)
       attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>],
                   plaidml.outputs = [tensor<4xf32>], plaidml.workspace = 0 : i64} {
