@@ -50,6 +50,8 @@ tools = [
     "call-entry",
     "opencl-kernel-runner",
     "plaidml-compile",
+    "plaidml-net",
+    "plaidml-op-test",
     "plaidml-opt",
     "plaidml-run",
     "plaidml-setup",

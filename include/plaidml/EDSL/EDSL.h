@@ -295,7 +295,6 @@ public:
   Contraction(const TensorLens &lens, const std::string &name = "");
 
   Contraction &outShape(std::vector<TensorDim> dims);
-  Contraction &outShape(const std::vector<int64_t> &dims);
   Contraction &outAccess(std::vector<TensorIndex> indices);
   Contraction &sum(const IndexedTensor &body);
   Contraction &product(const IndexedTensor &body);
