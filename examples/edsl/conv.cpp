@@ -24,14 +24,13 @@ int main() {
   TensorDim N, H, W, CI, KH, KW, CO;
   I.bind_dims(N, H, W, CI);
   F.bind_dims(KH, KW, CI, CO);
-  TensorIndex n("n"), x("x"), y("y"), kx("kx"), ky("ky"), ci("ci"),
-      co("co");
-  Tensor byHand = Contraction("conv")
-                      .outShape({N, H, W, CO})
-                      .outAccess({n, x, y, co})
-                      .sum(I(n, x + kx - (KH - 1) / 2, y + ky - (KW - 1) / 2,
-                             ci) *
-                           F(kx, ky, ci, co));
+  TensorIndex n("n"), x("x"), y("y"), kx("kx"), ky("ky"), ci("ci"), co("co");
+  Tensor byHand =
+      Contraction("conv")
+          .outShape({N, H, W, CO})
+          .outAccess({n, x, y, co})
+          .sum(I(n, x + kx - (KH - 1) / 2, y + ky - (KW - 1) / 2, ci) *
+               F(kx, ky, ci, co));
 
   op::ConvOptions options;
   options.padding = op::Padding::SameUpper;

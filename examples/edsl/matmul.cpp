@@ -23,8 +23,8 @@ int main() {
   A.bind_dims(M, K);
   B.bind_dims(K, N);
   TensorIndex i("i"), j("j"), k("k");
-  Tensor C = Contraction("C").outShape({M, N}).outAccess({i, j}).sum(
-      A(i, k) * B(k, j));
+  Tensor C = Contraction("C").outShape({M, N}).outAccess({i, j}).sum(A(i, k) *
+                                                                     B(k, j));
   Program program("matmul", {A, B}, {C});
   std::cout << program.str();
 

@@ -52,9 +52,9 @@ int main() {
   std::vector<std::vector<double>> outputs;
   for (const char *device : {"reference", "cpu"}) {
     auto exe = Executable::open(program, RunOptions{device});
-    auto results = exe.ok() ? (*exe)->run(inputs)
-                            : rt::StatusOr<std::vector<rt::HostArray>>(
-                                  exe.status());
+    auto results = exe.ok()
+                       ? (*exe)->run(inputs)
+                       : rt::StatusOr<std::vector<rt::HostArray>>(exe.status());
     if (!results.ok()) {
       std::cerr << device << ": " << results.status().message() << "\n";
       return 1;

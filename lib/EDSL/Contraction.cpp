@@ -24,8 +24,9 @@
 
 using namespace mlir;
 using namespace mlir::plaidml::tile;
-using namespace plaidml::edsl;
-namespace detail = plaidml::edsl::detail;
+using namespace ::plaidml::edsl;
+namespace edetail = ::plaidml::edsl::detail;
+namespace pe = ::plaidml::edsl;
 
 //===----------------------------------------------------------------------===//
 // IndexedTensor
@@ -145,8 +146,8 @@ class IndexSpace {
 public:
   explicit IndexSpace(std::string what) : what(std::move(what)) {}
 
-  LinearForm eval(const detail::IndexNode &n, bool allowNew) {
-    using K = detail::IndexNode::Kind;
+  LinearForm eval(const edetail::IndexNode &n, bool allowNew) {
+    using K = edetail::IndexNode::Kind;
     LinearForm r;
     switch (n.kind) {
     case K::Var: {
@@ -209,7 +210,7 @@ public:
   }
 
   std::pair<AffineExpr, int64_t> integral(const LinearForm &form,
-                                          const detail::IndexNode &n,
+                                          const edetail::IndexNode &n,
                                           MLIRContext *ctx) {
     std::optional<std::pair<AffineExpr, int64_t>> r = toIntegralForm(form, ctx);
     if (!r)
@@ -221,14 +222,12 @@ public:
   const std::vector<std::string> &getNames() const { return names; }
 
 private:
-  static std::string nameOf(const detail::IndexNode &n) {
+  static std::string nameOf(const edetail::IndexNode &n) {
     return n.name.empty() ? "?" : n.name;
   }
-  static std::string print(const detail::IndexNode &n) {
-    return printNode(n);
-  }
-  static std::string printNode(const detail::IndexNode &n);
-  LinearForm check(std::optional<LinearForm> f, const detail::IndexNode &n) {
+  static std::string print(const edetail::IndexNode &n) { return printNode(n); }
+  static std::string printNode(const edetail::IndexNode &n);
+  LinearForm check(std::optional<LinearForm> f, const edetail::IndexNode &n) {
     if (!f)
       throw Error(what + ": index expression '" + print(n) +
                   "' overflows 64 bits");
@@ -236,12 +235,12 @@ private:
   }
 
   std::string what;
-  std::map<const detail::IndexNode *, unsigned> ids;
+  std::map<const edetail::IndexNode *, unsigned> ids;
   std::vector<std::string> names;
 };
 
-std::string IndexSpace::printNode(const detail::IndexNode &n) {
-  using K = detail::IndexNode::Kind;
+std::string IndexSpace::printNode(const edetail::IndexNode &n) {
+  using K = edetail::IndexNode::Kind;
   switch (n.kind) {
   case K::Var:
     return nameOf(n);
@@ -319,9 +318,9 @@ Tensor Contraction::build() {
   std::vector<std::vector<LinearForm>> srcForms;
   SmallVector<Value, 3> inputs;
   for (const IndexedTensor::Access &a : accesses) {
-    detail::checkNotNull(a.tensor, what.c_str());
+    edetail::checkNotNull(a.tensor, what.c_str());
     if (static_cast<int64_t>(a.indices.size()) != a.tensor.getRank())
-      throw Error(what + ": rank mismatch: " + detail::describe(a.tensor) +
+      throw Error(what + ": rank mismatch: " + edetail::describe(a.tensor) +
                   " has rank " + std::to_string(a.tensor.getRank()) +
                   " but is indexed with " + std::to_string(a.indices.size()) +
                   " indices");
@@ -415,21 +414,21 @@ Tensor Contraction::build() {
   }
   SmallVector<Type, 3> elems;
   for (Value v : inputs)
-    elems.push_back(cast<RankedTensorType>(v.getType()).getElementType());
-  Type element = hasDType ? detail::toMLIRType(resultDType)
+    elems.push_back(llvm::cast<RankedTensorType>(v.getType()).getElementType());
+  Type element = hasDType ? edetail::toMLIRType(resultDType)
                           : getContractionElementType(aggKind, combo, elems);
   auto resultType = RankedTensorType::get(outShape, element);
 
   OpBuilder b = getBuilder();
-  Location loc = detail::getLoc(name);
+  Location loc = edetail::getLoc(name);
   Value initV;
   if (!initValue.isNull()) {
-    RankedTensorType initType = detail::getTensorType(initValue);
+    RankedTensorType initType = edetail::getTensorType(initValue);
     if (!isBroadcastableTo(initType.getShape(), outShape))
-      throw Error(what + ": init " + detail::describe(initValue) +
+      throw Error(what + ": init " + edetail::describe(initValue) +
                   " does not broadcast to the output shape " +
-                  detail::formatShape(outShape));
-    initV = getValue(cast(initValue, detail::fromMLIRType(element)));
+                  edetail::formatShape(outShape));
+    initV = getValue(cast(initValue, edetail::fromMLIRType(element)));
   } else {
     initV = ConstantOp::create(
         b, loc,
@@ -447,7 +446,7 @@ Tensor Contraction::build() {
       ArrayAttr::get(ctx, srcs), cons,
       idxNames.empty() ? ArrayAttr() : ArrayAttr::get(ctx, idxNames),
       DenseI64ArrayAttr(), DenseI64ArrayAttr());
-  detail::verifyOrThrow(op, what);
+  edetail::verifyOrThrow(op, what);
 
   // Index ranges now, so that an unbounded index is reported here.
   std::string messages;

@@ -54,8 +54,8 @@ static std::string printDim(const DimNode &n) {
     return "-" + printDim(*n.lhs);
   case K::Max:
   case K::Min:
-    return std::string(n.kind == K::Max ? "max(" : "min(") +
-           printDim(*n.lhs) + ", " + printDim(*n.rhs) + ")";
+    return std::string(n.kind == K::Max ? "max(" : "min(") + printDim(*n.lhs) +
+           ", " + printDim(*n.rhs) + ")";
   default:
     break;
   }

@@ -14,8 +14,9 @@
 
 using namespace mlir;
 using namespace mlir::plaidml::tile;
-using namespace plaidml::edsl;
-namespace detail = plaidml::edsl::detail;
+using namespace ::plaidml::edsl;
+namespace edetail = ::plaidml::edsl::detail;
+namespace pe = ::plaidml::edsl;
 
 namespace {
 bool fitsInteger(int64_t value, IntegerType type) {
@@ -33,29 +34,28 @@ bool fitsInteger(int64_t value, IntegerType type) {
 Type getScalarType(const Scalar &x, Type other) {
   if (x.isFloat)
     return other && isa<FloatType>(other) ? other
-                                          : detail::toMLIRType(DType::f32);
+                                          : edetail::toMLIRType(DType::f32);
   if (other && isa<FloatType>(other))
     return other;
   if (auto intTy = dyn_cast_or_null<IntegerType>(other))
     if (intTy.getWidth() > 1 && fitsInteger(x.intValue, intTy))
       return other;
   bool small = x.intValue >= INT32_MIN && x.intValue <= INT32_MAX;
-  return detail::toMLIRType(small ? DType::si32 : DType::si64);
+  return edetail::toMLIRType(small ? DType::si32 : DType::si64);
 }
 
 Tensor materialize(const Scalar &x, Type type) {
   if (isa<FloatType>(type))
-    return Constant(detail::fromMLIRType(type),
-                    x.isFloat ? x.floatValue
-                              : static_cast<double>(x.intValue));
+    return Constant(edetail::fromMLIRType(type),
+                    x.isFloat ? x.floatValue : static_cast<double>(x.intValue));
   OpBuilder b = getBuilder();
   auto tensorType = RankedTensorType::get({}, type);
   int64_t v = x.isFloat ? static_cast<int64_t>(x.floatValue) : x.intValue;
   auto attr = IntegerAttr::get(
       type, APInt(cast<IntegerType>(type).getWidth(), static_cast<uint64_t>(v),
                   /*isSigned=*/true, /*implicitTrunc=*/true));
-  return makeTensor(ConstantOp::create(b, b.getUnknownLoc(),
-                                       DenseElementsAttr::get(tensorType, attr)));
+  return makeTensor(ConstantOp::create(
+      b, b.getUnknownLoc(), DenseElementsAttr::get(tensorType, attr)));
 }
 
 /// The tensors of `operands`: scalars take the element type of the first
@@ -64,51 +64,71 @@ SmallVector<Tensor, 3> materializeAll(ArrayRef<const Operand *> operands) {
   Type other;
   for (const Operand *o : operands)
     if (!o->scalar) {
-      detail::checkNotNull(o->tensor, "elementwise operation");
-      other = detail::getTensorType(o->tensor).getElementType();
+      edetail::checkNotNull(o->tensor, "elementwise operation");
+      other = edetail::getTensorType(o->tensor).getElementType();
       break;
     }
   SmallVector<Tensor, 3> r;
   for (const Operand *o : operands)
-    r.push_back(o->scalar ? materialize(*o->scalar,
-                                        getScalarType(*o->scalar, other))
-                          : o->tensor);
+    r.push_back(o->scalar
+                    ? materialize(*o->scalar, getScalarType(*o->scalar, other))
+                    : o->tensor);
   return r;
 }
 
 std::vector<int64_t> broadcast(const char *op, ArrayRef<Tensor> ts) {
   SmallVector<ArrayRef<int64_t>, 3> shapes;
   for (const Tensor &t : ts)
-    shapes.push_back(detail::getTensorType(t).getShape());
+    shapes.push_back(edetail::getTensorType(t).getShape());
   std::optional<SmallVector<int64_t>> r = broadcastShapes(shapes);
   if (!r) {
     std::string msg = std::string(op) + ": the shapes do not broadcast:";
     for (auto [i, t] : llvm::enumerate(ts))
-      msg += (i ? ", " : " ") + detail::describe(t);
+      msg += (i ? ", " : " ") + edetail::describe(t);
     throw Error(msg);
   }
   return std::vector<int64_t>(r->begin(), r->end());
 }
 
 Tensor finish(Operation *op, const std::string &what) {
-  detail::verifyOrThrow(op, what);
+  edetail::verifyOrThrow(op, what);
   return makeTensor(op->getResult(0));
 }
 
 enum class Bin {
-  Add, Sub, Mul, Div, Mod, Pow, Max, Min, BitAnd, BitOr, BitXor, Shl, Shr,
-  LogicalAnd, LogicalOr, LogicalXor, Eq, Ne, Lt, Gt, Le, Ge
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Pow,
+  Max,
+  Min,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr,
+  LogicalAnd,
+  LogicalOr,
+  LogicalXor,
+  Eq,
+  Ne,
+  Lt,
+  Gt,
+  Le,
+  Ge
 };
 
 Tensor binary(Bin kind, const char *name, const Operand &a, const Operand &b) {
   SmallVector<Tensor, 3> ts = materializeAll({&a, &b});
   std::vector<int64_t> shape = broadcast(name, ts);
   Value va = getValue(ts[0]), vb = getValue(ts[1]);
-  Type ea = cast<RankedTensorType>(va.getType()).getElementType();
-  Type eb = cast<RankedTensorType>(vb.getType()).getElementType();
+  Type ea = llvm::cast<RankedTensorType>(va.getType()).getElementType();
+  Type eb = llvm::cast<RankedTensorType>(vb.getType()).getElementType();
   bool predicate = kind >= Bin::LogicalAnd;
-  Type element = predicate ? detail::toMLIRType(DType::i1)
-                           : promoteElementTypes(ea, eb);
+  Type element =
+      predicate ? edetail::toMLIRType(DType::i1) : promoteElementTypes(ea, eb);
   auto type = RankedTensorType::get(shape, element);
   OpBuilder builder = getBuilder();
   Location loc = builder.getUnknownLoc();
@@ -184,16 +204,15 @@ Tensor binary(Bin kind, const char *name, const Operand &a, const Operand &b) {
     op = cmp(CmpPredicate::ge);
     break;
   }
-  return finish(op, std::string(name) + " of " + detail::describe(ts[0]) +
-                        " and " + detail::describe(ts[1]));
+  return finish(op, std::string(name) + " of " + edetail::describe(ts[0]) +
+                        " and " + edetail::describe(ts[1]));
 }
 
-template <typename OpTy>
-Tensor unary(const char *name, const Tensor &x) {
-  detail::checkNotNull(x, name);
+template <typename OpTy> Tensor unary(const char *name, const Tensor &x) {
+  edetail::checkNotNull(x, name);
   OpBuilder b = getBuilder();
   return finish(OpTy::create(b, b.getUnknownLoc(), getValue(x)),
-                std::string(name) + " of " + detail::describe(x));
+                std::string(name) + " of " + edetail::describe(x));
 }
 } // namespace
 
@@ -244,12 +263,12 @@ Tensor erf(const Tensor &x) { return unary<ErfOp>("erf", x); }
 Tensor sigmoid(const Tensor &x) { return unary<SigmoidOp>("sigmoid", x); }
 
 Tensor logical_not(const Tensor &x) {
-  detail::checkNotNull(x, "logical_not");
+  edetail::checkNotNull(x, "logical_not");
   OpBuilder b = getBuilder();
-  auto type = RankedTensorType::get(detail::getTensorType(x).getShape(),
+  auto type = RankedTensorType::get(edetail::getTensorType(x).getShape(),
                                     b.getI1Type());
   return finish(LogicalNotOp::create(b, b.getUnknownLoc(), type, getValue(x)),
-                "logical_not of " + detail::describe(x));
+                "logical_not of " + edetail::describe(x));
 }
 Tensor operator!(const Tensor &x) { return logical_not(x); }
 
@@ -258,9 +277,9 @@ Tensor select(const Operand &c, const Operand &a, const Operand &b) {
   SmallVector<Tensor, 3> cs = materializeAll({&c});
   SmallVector<Tensor, 3> all = {cs[0], vs[0], vs[1]};
   std::vector<int64_t> shape = broadcast("select", all);
-  Type element = promoteElementTypes(
-      detail::getTensorType(vs[0]).getElementType(),
-      detail::getTensorType(vs[1]).getElementType());
+  Type element =
+      promoteElementTypes(edetail::getTensorType(vs[0]).getElementType(),
+                          edetail::getTensorType(vs[1]).getElementType());
   OpBuilder builder = getBuilder();
   return finish(SelectOp::create(builder, builder.getUnknownLoc(),
                                  RankedTensorType::get(shape, element),
@@ -270,31 +289,31 @@ Tensor select(const Operand &c, const Operand &a, const Operand &b) {
 }
 
 Tensor cast(const Tensor &x, DType dtype) {
-  detail::checkNotNull(x, "cast");
+  edetail::checkNotNull(x, "cast");
   if (x.getDType() == dtype)
     return x;
   OpBuilder b = getBuilder();
-  auto type = RankedTensorType::get(detail::getTensorType(x).getShape(),
-                                    detail::toMLIRType(dtype));
+  auto type = RankedTensorType::get(edetail::getTensorType(x).getShape(),
+                                    edetail::toMLIRType(dtype));
   return finish(CastOp::create(b, b.getUnknownLoc(), type, getValue(x)),
-                "cast of " + detail::describe(x) + " to " +
+                "cast of " + edetail::describe(x) + " to " +
                     rt::getDTypeName(dtype));
 }
 
 Tensor index(const std::vector<int64_t> &shape, int64_t axis, DType dtype) {
   if (axis < 0 || axis >= static_cast<int64_t>(shape.size()))
     throw Error("index: axis " + std::to_string(axis) +
-                " is out of range for shape " + detail::formatShape(shape));
+                " is out of range for shape " + edetail::formatShape(shape));
   OpBuilder b = getBuilder();
-  auto type = RankedTensorType::get(shape, detail::toMLIRType(dtype));
+  auto type = RankedTensorType::get(shape, edetail::toMLIRType(dtype));
   return finish(IndexOp::create(b, b.getUnknownLoc(), type, axis),
                 "index along axis " + std::to_string(axis) + " of shape " +
-                    detail::formatShape(shape));
+                    edetail::formatShape(shape));
 }
 
 Tensor reshape(const Tensor &x, std::vector<int64_t> shape) {
-  detail::checkNotNull(x, "reshape");
-  RankedTensorType type = detail::getTensorType(x);
+  edetail::checkNotNull(x, "reshape");
+  RankedTensorType type = edetail::getTensorType(x);
   int64_t known = 1, inferred = -1;
   for (auto [i, d] : llvm::enumerate(shape)) {
     if (d == -1 && inferred < 0) {
@@ -302,60 +321,59 @@ Tensor reshape(const Tensor &x, std::vector<int64_t> shape) {
       continue;
     }
     if (d <= 0)
-      throw Error("reshape of " + detail::describe(x) + ": dimension " +
+      throw Error("reshape of " + edetail::describe(x) + ": dimension " +
                   std::to_string(i) + " of the new shape is " +
                   std::to_string(d));
     known *= d;
   }
   if (inferred >= 0) {
     if (type.getNumElements() % known != 0)
-      throw Error("reshape of " + detail::describe(x) +
+      throw Error("reshape of " + edetail::describe(x) +
                   ": cannot infer dimension " + std::to_string(inferred));
     shape[inferred] = type.getNumElements() / known;
     known *= shape[inferred];
   }
   if (known != type.getNumElements())
-    throw Error("reshape of " + detail::describe(x) + " to " +
-                detail::formatShape(shape) +
-                ": the element counts differ");
+    throw Error("reshape of " + edetail::describe(x) + " to " +
+                edetail::formatShape(shape) + ": the element counts differ");
   if (ArrayRef<int64_t>(shape) == type.getShape())
     return x;
   OpBuilder b = getBuilder();
-  return finish(ReshapeOp::create(b, b.getUnknownLoc(),
-                                  RankedTensorType::get(shape,
-                                                        type.getElementType()),
-                                  getValue(x)),
-                "reshape of " + detail::describe(x));
+  return finish(
+      ReshapeOp::create(b, b.getUnknownLoc(),
+                        RankedTensorType::get(shape, type.getElementType()),
+                        getValue(x)),
+      "reshape of " + edetail::describe(x));
 }
 
 Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis) {
-  detail::checkNotNull(x, "gather");
-  detail::checkNotNull(indices, "gather indices");
-  RankedTensorType type = detail::getTensorType(x);
+  edetail::checkNotNull(x, "gather");
+  edetail::checkNotNull(indices, "gather indices");
+  RankedTensorType type = edetail::getTensorType(x);
   if (axis < 0 || axis >= type.getRank())
-    throw Error("gather from " + detail::describe(x) + ": axis " +
+    throw Error("gather from " + edetail::describe(x) + ": axis " +
                 std::to_string(axis) + " is out of range");
   SmallVector<int64_t> shape(type.getShape().take_front(axis));
-  llvm::append_range(shape, detail::getTensorType(indices).getShape());
+  llvm::append_range(shape, edetail::getTensorType(indices).getShape());
   llvm::append_range(shape, type.getShape().drop_front(axis + 1));
   OpBuilder b = getBuilder();
   auto op = GatherOp::create(
       b, b.getUnknownLoc(), RankedTensorType::get(shape, type.getElementType()),
       getValue(x), getValue(indices), b.getI64IntegerAttr(axis));
-  return finish(op, "gather from " + detail::describe(x) + " at " +
-                        detail::describe(indices));
+  return finish(op, "gather from " + edetail::describe(x) + " at " +
+                        edetail::describe(indices));
 }
 
 Tensor scatter(const Tensor &updates, const Tensor &indices,
                const std::vector<int64_t> &shape, int64_t axis) {
-  detail::checkNotNull(updates, "scatter");
-  detail::checkNotNull(indices, "scatter indices");
-  RankedTensorType type = detail::getTensorType(updates);
+  edetail::checkNotNull(updates, "scatter");
+  edetail::checkNotNull(indices, "scatter indices");
+  RankedTensorType type = edetail::getTensorType(updates);
   OpBuilder b = getBuilder();
   auto op = ScatterOp::create(
       b, b.getUnknownLoc(), RankedTensorType::get(shape, type.getElementType()),
       getValue(updates), getValue(indices), b.getI64IntegerAttr(axis));
-  return finish(op, "scatter of " + detail::describe(updates) + " into " +
-                        detail::formatShape(shape));
+  return finish(op, "scatter of " + edetail::describe(updates) + " into " +
+                        edetail::formatShape(shape));
 }
 } // namespace plaidml::edsl

@@ -18,8 +18,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-using namespace plaidml::edsl;
-namespace detail = plaidml::edsl::detail;
+using namespace ::plaidml::edsl;
+namespace edetail = ::plaidml::edsl::detail;
+namespace pe = ::plaidml::edsl;
 
 struct Program::Impl {
   std::string name;
@@ -31,7 +32,7 @@ static TensorSpec toSpec(const Tensor &t, const std::string &fallback) {
   TensorSpec spec;
   spec.name = t.getName().empty() ? fallback : t.getName();
   spec.dtype = t.getDType();
-  RankedTensorType type = detail::getTensorType(t);
+  RankedTensorType type = edetail::getTensorType(t);
   spec.shape.assign(type.getShape().begin(), type.getShape().end());
   return spec;
 }
@@ -47,15 +48,15 @@ Program::Program(const std::string &name, const std::vector<Tensor> &inputs,
 
   SmallVector<Type> inTypes, outTypes;
   for (auto [i, t] : llvm::enumerate(inputs)) {
-    detail::checkNotNull(t, (what + ": input").c_str());
+    edetail::checkNotNull(t, (what + ": input").c_str());
     if (!isa<BlockArgument>(getValue(t)))
       throw Error(what + ": input " + std::to_string(i) + " (" +
-                  detail::describe(t) + ") is not a placeholder");
+                  edetail::describe(t) + ") is not a placeholder");
     impl->inputs.push_back(toSpec(t, "arg" + std::to_string(i)));
     inTypes.push_back(getValue(t).getType());
   }
   for (auto [i, t] : llvm::enumerate(outputs)) {
-    detail::checkNotNull(t, (what + ": output").c_str());
+    edetail::checkNotNull(t, (what + ": output").c_str());
     impl->outputs.push_back(toSpec(t, "result" + std::to_string(i)));
     outTypes.push_back(getValue(t).getType());
   }
@@ -99,14 +100,14 @@ Program::Program(const std::string &name, const std::vector<Tensor> &inputs,
   for (auto [i, t] : llvm::enumerate(inputs))
     mapping.map(getValue(t), entry->getArgument(i));
   b.setInsertionPointToEnd(entry);
-  for (Operation &op : *detail::getState().block)
+  for (Operation &op : *edetail::getState().block)
     if (needed.contains(&op))
       b.clone(op, mapping);
   SmallVector<Value> results;
   for (const Tensor &t : outputs)
     results.push_back(mapping.lookup(getValue(t)));
   func::ReturnOp::create(b, b.getUnknownLoc(), results);
-  detail::verifyOrThrow(*impl->module, what);
+  edetail::verifyOrThrow(*impl->module, what);
 }
 
 Program::~Program() = default;
@@ -128,14 +129,13 @@ std::string Program::str() const {
   return s;
 }
 
-ModuleOp plaidml::edsl::getModule(const Program &program) {
+ModuleOp pe::getModule(const Program &program) {
   return *program.getImpl().module;
 }
 
-std::string
-plaidml::edsl::compileProgram(const Program &program,
-                              const mlir::plaidml::CompileOptions &options,
-                              const std::string &outputPath) {
+std::string pe::compileProgram(const Program &program,
+                               const mlir::plaidml::CompileOptions &options,
+                               const std::string &outputPath) {
   OwningOpRef<ModuleOp> copy = getModule(program).clone();
   std::string messages;
   ScopedDiagnosticHandler handler(getContext(), [&](Diagnostic &d) {

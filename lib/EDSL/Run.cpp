@@ -11,7 +11,8 @@
 
 #include "Runner.h"
 
-using namespace plaidml::edsl;
+using namespace ::plaidml;
+using namespace ::plaidml::edsl;
 
 struct Executable::Impl {
   std::unique_ptr<run::Runner> runner;
@@ -39,9 +40,8 @@ Executable::run(const std::vector<rt::HostArray> &inputs) {
   const std::vector<rt::TensorSpec> &specs = impl->runner->getInputs();
   if (inputs.size() != specs.size())
     return rt::Status::failure("the program takes " +
-                               std::to_string(specs.size()) +
-                               " inputs but " + std::to_string(inputs.size()) +
-                               " were given");
+                               std::to_string(specs.size()) + " inputs but " +
+                               std::to_string(inputs.size()) + " were given");
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].dtype != specs[i].dtype || inputs[i].shape != specs[i].shape)
       return rt::Status::failure("input " + std::to_string(i) + " is " +

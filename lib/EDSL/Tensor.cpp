@@ -21,11 +21,12 @@
 
 using namespace mlir;
 using namespace mlir::plaidml::tile;
-using plaidml::edsl::DType;
-using plaidml::edsl::Error;
-using plaidml::edsl::Tensor;
-using plaidml::edsl::TensorDim;
-namespace detail = plaidml::edsl::detail;
+namespace edetail = ::plaidml::edsl::detail;
+namespace pe = ::plaidml::edsl;
+using pe::DType;
+using pe::Error;
+using pe::Tensor;
+using pe::TensorDim;
 
 static DialectRegistry makeRegistry() {
   DialectRegistry registry;
@@ -33,7 +34,7 @@ static DialectRegistry makeRegistry() {
   return registry;
 }
 
-detail::State::State() : context(makeRegistry()) {
+edetail::State::State() : context(makeRegistry()) {
   context.loadDialect<TileDialect, func::FuncDialect>();
   context.disableMultithreading();
   OpBuilder b(&context);
@@ -44,34 +45,36 @@ detail::State::State() : context(makeRegistry()) {
   block = fn.addEntryBlock();
 }
 
-detail::State &detail::getState() {
+edetail::State &edetail::getState() {
   static State *state = new State();
   return *state;
 }
 
-void plaidml::edsl::resetTensors() {
-  detail::State &s = detail::getState();
+void pe::resetTensors() {
+  edetail::State &s = edetail::getState();
   s.block->clear();
   s.block->eraseArguments(0, s.block->getNumArguments());
 }
 
-MLIRContext *plaidml::edsl::getContext() { return &detail::getState().context; }
+MLIRContext * ::plaidml::edsl::getContext() {
+  return &edetail::getState().context;
+}
 
-OpBuilder plaidml::edsl::getBuilder() {
+OpBuilder pe::getBuilder() {
   OpBuilder b(getContext());
-  b.setInsertionPointToEnd(detail::getState().block);
+  b.setInsertionPointToEnd(edetail::getState().block);
   return b;
 }
 
-Value plaidml::edsl::getValue(const Tensor &tensor) {
+Value pe::getValue(const Tensor &tensor) {
   return Value::getFromOpaquePointer(tensor.getImpl());
 }
 
-Tensor plaidml::edsl::makeTensor(Value value, const std::string &name) {
+Tensor pe::makeTensor(Value value, const std::string &name) {
   return Tensor::fromImpl(value.getAsOpaquePointer(), name);
 }
 
-Type detail::toMLIRType(DType dtype) {
+Type edetail::toMLIRType(DType dtype) {
   MLIRContext *ctx = getContext();
   auto si = [&](unsigned w) {
     return IntegerType::get(ctx, w, IntegerType::Signed);
@@ -110,7 +113,7 @@ Type detail::toMLIRType(DType dtype) {
   return {};
 }
 
-DType detail::fromMLIRType(Type type) {
+DType edetail::fromMLIRType(Type type) {
   if (auto intTy = dyn_cast<IntegerType>(type)) {
     bool u = intTy.isUnsigned();
     switch (intTy.getWidth()) {
@@ -142,7 +145,7 @@ DType detail::fromMLIRType(Type type) {
   throw Error("type '" + s + "' is not a Tile element type");
 }
 
-std::string detail::formatShape(ArrayRef<int64_t> shape) {
+std::string edetail::formatShape(ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "scalar";
   std::string s;
@@ -151,17 +154,17 @@ std::string detail::formatShape(ArrayRef<int64_t> shape) {
   return s;
 }
 
-void detail::checkNotNull(const Tensor &t, const char *what) {
+void edetail::checkNotNull(const Tensor &t, const char *what) {
   if (t.isNull())
     throw Error(std::string(what) + ": the tensor is null");
 }
 
-RankedTensorType detail::getTensorType(const Tensor &t) {
+RankedTensorType edetail::getTensorType(const Tensor &t) {
   checkNotNull(t, "tensor");
-  return cast<RankedTensorType>(getValue(t).getType());
+  return llvm::cast<RankedTensorType>(getValue(t).getType());
 }
 
-std::string detail::describe(const Tensor &t) {
+std::string edetail::describe(const Tensor &t) {
   if (t.isNull())
     return "a null tensor";
   return (t.getName().empty() ? std::string("a tensor")
@@ -169,14 +172,14 @@ std::string detail::describe(const Tensor &t) {
          " of shape " + t.str();
 }
 
-Location detail::getLoc(const std::string &name) {
+Location edetail::getLoc(const std::string &name) {
   MLIRContext *ctx = getContext();
   if (name.empty())
     return UnknownLoc::get(ctx);
   return NameLoc::get(StringAttr::get(ctx, name));
 }
 
-void detail::verifyOrThrow(Operation *op, const std::string &what) {
+void edetail::verifyOrThrow(Operation *op, const std::string &what) {
   std::string messages;
   {
     ScopedDiagnosticHandler handler(getContext(), [&](Diagnostic &d) {
@@ -199,23 +202,24 @@ void detail::verifyOrThrow(Operation *op, const std::string &what) {
 //===----------------------------------------------------------------------===//
 
 static Tensor scalarConstant(Type type, double f, int64_t i, bool isFloat) {
-  OpBuilder b = plaidml::edsl::getBuilder();
+  OpBuilder b = ::plaidml::edsl::getBuilder();
   auto tensorType = RankedTensorType::get({}, type);
   Attribute value;
   if (auto floatTy = dyn_cast<FloatType>(type))
     value = FloatAttr::get(floatTy, isFloat ? f : static_cast<double>(i));
   else
     value = IntegerAttr::get(
-        type, APInt(cast<IntegerType>(type).getWidth(),
-                    static_cast<uint64_t>(isFloat ? static_cast<int64_t>(f) : i),
-                    /*isSigned=*/true, /*implicitTrunc=*/true));
-  return plaidml::edsl::makeTensor(ConstantOp::create(
+        type,
+        APInt(cast<IntegerType>(type).getWidth(),
+              static_cast<uint64_t>(isFloat ? static_cast<int64_t>(f) : i),
+              /*isSigned=*/true, /*implicitTrunc=*/true));
+  return pe::makeTensor(ConstantOp::create(
       b, b.getUnknownLoc(), DenseElementsAttr::get(tensorType, value)));
 }
 
 static Type defaultIntType(int64_t v) {
   bool small = v >= INT32_MIN && v <= INT32_MAX;
-  return detail::toMLIRType(small ? DType::si32 : DType::si64);
+  return edetail::toMLIRType(small ? DType::si32 : DType::si64);
 }
 
 Tensor::Tensor(int value) : Tensor(static_cast<int64_t>(value)) {}
@@ -223,7 +227,7 @@ Tensor::Tensor(int64_t v) {
   *this = scalarConstant(defaultIntType(v), 0, v, false);
 }
 Tensor::Tensor(double v) {
-  *this = scalarConstant(detail::toMLIRType(DType::f32), v, 0, true);
+  *this = scalarConstant(edetail::toMLIRType(DType::f32), v, 0, true);
 }
 
 Tensor Tensor::fromImpl(const void *value, const std::string &name) {
@@ -234,7 +238,7 @@ Tensor Tensor::fromImpl(const void *value, const std::string &name) {
 }
 
 std::vector<int64_t> Tensor::getShape() const {
-  ArrayRef<int64_t> shape = detail::getTensorType(*this).getShape();
+  ArrayRef<int64_t> shape = edetail::getTensorType(*this).getShape();
   if (lens.isIdentity())
     return shape.vec();
   std::vector<int64_t> r;
@@ -244,11 +248,11 @@ std::vector<int64_t> Tensor::getShape() const {
 }
 
 int64_t Tensor::getRank() const {
-  return detail::getTensorType(*this).getRank();
+  return edetail::getTensorType(*this).getRank();
 }
 
 DType Tensor::getDType() const {
-  return detail::fromMLIRType(detail::getTensorType(*this).getElementType());
+  return edetail::fromMLIRType(edetail::getTensorType(*this).getElementType());
 }
 
 Tensor Tensor::named(const std::string &newName) const {
@@ -268,15 +272,15 @@ std::string Tensor::str() const {
 }
 
 void Tensor::bind_dims(std::vector<TensorDim *> dims) const {
-  detail::checkNotNull(*this, "bind_dims");
+  edetail::checkNotNull(*this, "bind_dims");
   std::vector<int64_t> shape = getShape();
   if (dims.size() != shape.size())
-    throw Error("bind_dims: rank mismatch: " + detail::describe(*this) +
+    throw Error("bind_dims: rank mismatch: " + edetail::describe(*this) +
                 " has rank " + std::to_string(shape.size()) + " but " +
                 std::to_string(dims.size()) + " dimensions were given");
   for (size_t i = 0; i < dims.size(); ++i) {
-    detail::DimNode &node = *dims[i]->getNode();
-    if (node.kind == detail::DimNode::Kind::Var && !node.value) {
+    edetail::DimNode &node = *dims[i]->getNode();
+    if (node.kind == edetail::DimNode::Kind::Var && !node.value) {
       node.value = shape[i];
       continue;
     }
@@ -285,15 +289,15 @@ void Tensor::bind_dims(std::vector<TensorDim *> dims) const {
       bound = dims[i]->value();
     } catch (const Error &e) {
       throw Error("bind_dims: dimension " + std::to_string(i) + " of " +
-                  detail::describe(*this) + ": dimension '" + dims[i]->str() +
+                  edetail::describe(*this) + ": dimension '" + dims[i]->str() +
                   "' cannot be bound: it is an expression over unbound "
                   "dimensions");
     }
     if (bound != shape[i])
       throw Error("bind_dims: dimension " + std::to_string(i) + " of " +
-                  detail::describe(*this) + " is " +
-                  std::to_string(shape[i]) + " but '" + dims[i]->str() +
-                  "' is already " + std::to_string(bound));
+                  edetail::describe(*this) + " is " + std::to_string(shape[i]) +
+                  " but '" + dims[i]->str() + "' is already " +
+                  std::to_string(bound));
   }
 }
 
@@ -304,11 +308,10 @@ std::vector<TensorDim> Tensor::getDims() const {
   return dims;
 }
 
-plaidml::edsl::IndexedTensor
-Tensor::operator()(std::vector<TensorIndex> indices) const {
-  detail::checkNotNull(*this, "indexing");
+pe::IndexedTensor Tensor::operator()(std::vector<TensorIndex> indices) const {
+  edetail::checkNotNull(*this, "indexing");
   if (static_cast<int64_t>(indices.size()) != getRank())
-    throw Error("rank mismatch: " + detail::describe(*this) + " has rank " +
+    throw Error("rank mismatch: " + edetail::describe(*this) + " has rank " +
                 std::to_string(getRank()) + " but is indexed with " +
                 std::to_string(indices.size()) +
                 (indices.size() == 1 ? " index" : " indices"));
@@ -316,40 +319,37 @@ Tensor::operator()(std::vector<TensorIndex> indices) const {
 }
 
 Tensor Tensor::use(const TensorLens &newLens) const {
-  detail::checkNotNull(*this, "use");
+  edetail::checkNotNull(*this, "use");
   if (!newLens.isIdentity() &&
       static_cast<int64_t>(newLens.getPermutation().size()) != getRank())
     throw Error("lens '" + newLens.str() + "' has rank " +
                 std::to_string(newLens.getPermutation().size()) + " but " +
-                detail::describe(*this) + " has rank " +
+                edetail::describe(*this) + " has rank " +
                 std::to_string(getRank()));
   Tensor t = *this;
   t.lens = lens.compose(newLens);
   return t;
 }
 
-Tensor plaidml::edsl::Placeholder(DType dtype,
-                                  const std::vector<int64_t> &shape,
-                                  const std::string &name) {
+Tensor pe::Placeholder(DType dtype, const std::vector<int64_t> &shape,
+                       const std::string &name) {
   for (auto [i, d] : llvm::enumerate(shape))
     if (d <= 0)
-      throw Error("placeholder '" + name + "': dimension " +
-                  std::to_string(i) + " is " + std::to_string(d) +
-                  ", sizes must be positive");
-  detail::State &s = detail::getState();
-  auto type = RankedTensorType::get(shape, detail::toMLIRType(dtype));
-  Value arg = s.block->addArgument(type, detail::getLoc(name));
+      throw Error("placeholder '" + name + "': dimension " + std::to_string(i) +
+                  " is " + std::to_string(d) + ", sizes must be positive");
+  edetail::State &s = edetail::getState();
+  auto type = RankedTensorType::get(shape, edetail::toMLIRType(dtype));
+  Value arg = s.block->addArgument(type, edetail::getLoc(name));
   return makeTensor(arg, name);
 }
 
-Tensor plaidml::edsl::Constant(const rt::HostArray &array,
-                               const std::string &name) {
+Tensor pe::Constant(const rt::HostArray &array, const std::string &name) {
   if (static_cast<int64_t>(array.bytes.size()) !=
       array.getNumElements() *
           static_cast<int64_t>(rt::getDTypeSize(array.dtype)))
     throw Error("constant '" + name + "': " + array.describe() + " holds " +
                 std::to_string(array.bytes.size()) + " bytes");
-  Type element = detail::toMLIRType(array.dtype);
+  Type element = edetail::toMLIRType(array.dtype);
   auto type = RankedTensorType::get(array.shape, element);
   DenseElementsAttr attr;
   if (array.dtype == DType::i1) {
@@ -363,10 +363,10 @@ Tensor plaidml::edsl::Constant(const rt::HostArray &array,
                              array.bytes.size()));
   }
   OpBuilder b = getBuilder();
-  return makeTensor(ConstantOp::create(b, detail::getLoc(name), attr), name);
+  return makeTensor(ConstantOp::create(b, edetail::getLoc(name), attr), name);
 }
 
-Tensor plaidml::edsl::Constant(DType dtype, double value) {
-  return scalarConstant(detail::toMLIRType(dtype), value,
+Tensor pe::Constant(DType dtype, double value) {
+  return scalarConstant(edetail::toMLIRType(dtype), value,
                         static_cast<int64_t>(value), true);
 }

@@ -20,8 +20,8 @@ NetBuilder::NetBuilder(const NetworkOptions &options)
     throw edsl::Error("network options: batch, image size, classes and width "
                       "must be positive");
   image = edsl::Placeholder(
-      edsl::DType::f32, {options.batch, options.imageSize, options.imageSize, 3},
-      "image");
+      edsl::DType::f32,
+      {options.batch, options.imageSize, options.imageSize, 3}, "image");
   inputs.push_back(image);
 }
 
@@ -73,9 +73,9 @@ Tensor NetBuilder::convBn(const Tensor &x, int64_t kh, int64_t kw, int64_t out,
                           int64_t stride, Act act, op::Padding padding,
                           const std::string &name) {
   int64_t in = x.getShape().back();
-  Tensor w = weight({kh, kw, in, out},
-                    std::sqrt(6.0 / static_cast<double>(kh * kw * in)),
-                    name + "_w");
+  Tensor w =
+      weight({kh, kw, in, out},
+             std::sqrt(6.0 / static_cast<double>(kh * kw * in)), name + "_w");
   op::ConvOptions o;
   o.strides = {stride, stride};
   o.padding = padding;
@@ -100,17 +100,17 @@ Tensor NetBuilder::convBias(const Tensor &x, int64_t k, int64_t out, Act act,
   op::ConvOptions o;
   o.padding = op::Padding::SameUpper;
   o.bias = weight({out}, 0.1, name + "_b");
-  Tensor w = weight({k, k, in, out},
-                    std::sqrt(6.0 / static_cast<double>(k * k * in)),
-                    name + "_w");
+  Tensor w =
+      weight({k, k, in, out}, std::sqrt(6.0 / static_cast<double>(k * k * in)),
+             name + "_w");
   return activate(op::convolution(x, w, o), act);
 }
 
 Tensor NetBuilder::dense(const Tensor &x, int64_t out,
                          const std::string &name) {
   int64_t in = x.getShape().back();
-  Tensor w = weight({in, out}, std::sqrt(6.0 / static_cast<double>(in)),
-                    name + "_w");
+  Tensor w =
+      weight({in, out}, std::sqrt(6.0 / static_cast<double>(in)), name + "_w");
   Tensor b = weight({out}, 0.1, name + "_b");
   return op::dense(x, w, b);
 }

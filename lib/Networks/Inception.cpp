@@ -37,8 +37,8 @@ struct Inception {
   }
   Tensor blockB(const Tensor &x) {
     Tensor b3 = conv(x, 384, 3, 3, 2, Padding::Valid);
-    Tensor bd = conv(conv(conv(x, 64, 1, 1), 96, 3, 3), 96, 3, 3, 2,
-                     Padding::Valid);
+    Tensor bd =
+        conv(conv(conv(x, 64, 1, 1), 96, 3, 3), 96, 3, 3, 2, Padding::Valid);
     Tensor bp = b.maxPool(x, 3, 2, Padding::Valid);
     return op::concat({b3, bd, bp}, -1);
   }

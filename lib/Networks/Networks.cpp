@@ -21,8 +21,8 @@ Network detail::buildMobileNet(const NetworkOptions &options) {
   struct Block {
     int64_t out, stride;
   };
-  const Block blocks[] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1},
-                          {512, 2}, {512, 1}, {512, 1}, {512, 1}, {512, 1},
+  const Block blocks[] = {{64, 1},  {128, 2},  {128, 1}, {256, 2}, {256, 1},
+                          {512, 2}, {512, 1},  {512, 1}, {512, 1}, {512, 1},
                           {512, 1}, {1024, 2}, {1024, 1}};
   int i = 1;
   for (const Block &blk : blocks) {
@@ -41,8 +41,8 @@ Network detail::buildMobileNetV2(const NetworkOptions &options) {
   struct Stage {
     int64_t expansion, out, repeats, stride;
   };
-  const Stage stages[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2},
-                          {6, 64, 4, 2}, {6, 96, 3, 1},  {6, 160, 3, 2},
+  const Stage stages[] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2},
+                          {6, 64, 4, 2}, {6, 96, 3, 1}, {6, 160, 3, 2},
                           {6, 320, 1, 1}};
   int i = 0;
   for (const Stage &s : stages)

@@ -12,8 +12,7 @@
 using namespace plaidml::op;
 using namespace plaidml::op::detail;
 
-int64_t plaidml::op::normalizeAxis(int64_t axis, int64_t rank,
-                                   const char *op) {
+int64_t plaidml::op::normalizeAxis(int64_t axis, int64_t rank, const char *op) {
   int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= rank)
     throw Error(std::string(op) + ": axis " + std::to_string(axis) +

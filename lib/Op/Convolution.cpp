@@ -23,15 +23,16 @@ SpatialSize plaidml::op::computeSpatialSize(int64_t input, int64_t window,
   switch (padding) {
   case Padding::Valid:
     if (input < effective)
-      throw Error("the window of " + std::to_string(effective) +
-                  " (size " + std::to_string(window) + ", dilation " +
+      throw Error("the window of " + std::to_string(effective) + " (size " +
+                  std::to_string(window) + ", dilation " +
                   std::to_string(dilation) + ") does not fit in an input of " +
                   std::to_string(input) + " without padding");
     return {(input - effective) / stride + 1, 0};
   case Padding::SameUpper:
   case Padding::SameLower: {
     int64_t out = (input + stride - 1) / stride;
-    int64_t total = std::max<int64_t>((out - 1) * stride + effective - input, 0);
+    int64_t total =
+        std::max<int64_t>((out - 1) * stride + effective - input, 0);
     return {out, padding == Padding::SameUpper ? total / 2 : (total + 1) / 2};
   }
   case Padding::Explicit: {
@@ -131,8 +132,8 @@ Tensor plaidml::op::convolution(const Tensor &input, const Tensor &filter,
       s = computeSpatialSize(inShape[1 + i], fShape[i], strides[i], dil[i],
                              o.padding, pads[i], pads[ns + i]);
     } catch (const Error &e) {
-      throw Error(std::string(op) + ": spatial dimension " +
-                  std::to_string(i) + ": " + e.what());
+      throw Error(std::string(op) + ": spatial dimension " + std::to_string(i) +
+                  ": " + e.what());
     }
     inIdx.push_back(x[i] * strides[i] + k[i] * dil[i] - s.padBefore);
     fIdx.push_back(k[i]);
@@ -148,7 +149,7 @@ Tensor plaidml::op::convolution(const Tensor &input, const Tensor &filter,
 
   auto [source, nxc] = layoutStrings(o.layout, rank);
   Contraction c(edsl::TensorLens(source, nxc), "conv");
-  c.outShape(outShape).outAccess(outIdx).sum(in(inIdx) * f(fIdx));
+  c.outShape(outShape).outAccess(outIdx).sum(in(inIdx)*f(fIdx));
   if (g != 1)
     c.add_constraint(j < cog).add_constraint(grp < g);
   return addBias(storage(c.build()), o.bias, o.layout, op);
@@ -195,9 +196,8 @@ Tensor plaidml::op::convolution_transpose(const Tensor &input,
     int64_t size = (inShape[1 + i] - 1) * strides[i] - pads[i] - pads[ns + i] +
                    (fShape[i] - 1) * dil[i] + 1 + extra[i];
     if (size <= 0)
-      throw Error(std::string(op) + ": spatial dimension " +
-                  std::to_string(i) + " of the output would be " +
-                  std::to_string(size));
+      throw Error(std::string(op) + ": spatial dimension " + std::to_string(i) +
+                  " of the output would be " + std::to_string(size));
     inIdx.push_back(x[i]);
     fIdx.push_back(k[i]);
     outIdx.push_back(x[i] * strides[i] + k[i] * dil[i] - pads[i]);
@@ -210,6 +210,6 @@ Tensor plaidml::op::convolution_transpose(const Tensor &input,
   outShape.emplace_back(co);
   auto [source, nxc] = layoutStrings(o.layout, rank);
   Contraction c(edsl::TensorLens(source, nxc), "conv_transpose");
-  c.outShape(outShape).outAccess(outIdx).sum(in(inIdx) * f(fIdx));
+  c.outShape(outShape).outAccess(outIdx).sum(in(inIdx)*f(fIdx));
   return addBias(storage(c.build()), o.bias, o.layout, op);
 }

@@ -8,7 +8,6 @@
 
 #include "Common.h"
 
-
 using namespace plaidml::op;
 using namespace plaidml::op::detail;
 namespace edsl = plaidml::edsl;
@@ -36,8 +35,8 @@ Tensor plaidml::op::matmul(const Tensor &a, const Tensor &b) {
     int64_t da = i + batchA >= batch ? sa[i + batchA - batch] : 1;
     int64_t db = i + batchB >= batch ? sb[i + batchB - batch] : 1;
     if (da != db && da != 1 && db != 1)
-      throw Error("matmul: batch dimensions of " + a.str() + " and " +
-                  b.str() + " do not broadcast");
+      throw Error("matmul: batch dimensions of " + a.str() + " and " + b.str() +
+                  " do not broadcast");
     int64_t d = std::max(da, db);
     outShape.emplace_back(d);
     outIdx.push_back(bi[i]);

@@ -60,8 +60,8 @@ Tensor plaidml::op::layer_norm(const Tensor &x, std::vector<int64_t> axes,
                                double epsilon) {
   if (axes.empty())
     axes.push_back(-1);
-  Tensor y = normalize(x, normalizeAxes(axes, x.getRank(), "layer_norm"),
-                       epsilon);
+  Tensor y =
+      normalize(x, normalizeAxes(axes, x.getRank(), "layer_norm"), epsilon);
   if (!gamma.isNull())
     y = y * gamma;
   if (!beta.isNull())
@@ -92,8 +92,8 @@ Tensor plaidml::op::group_norm(const Tensor &x, int64_t groups,
   for (int64_t i = 1; i < rank + 1; ++i)
     if (i != ca)
       axes.push_back(i);
-  Tensor y = edsl::reshape(normalize(edsl::reshape(x, split), axes, epsilon),
-                           shape);
+  Tensor y =
+      edsl::reshape(normalize(edsl::reshape(x, split), axes, epsilon), shape);
   if (!gamma.isNull())
     y = y * alongAxis(gamma, ca, rank, c, op, "gamma");
   if (!beta.isNull())

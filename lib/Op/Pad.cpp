@@ -17,8 +17,8 @@ Tensor plaidml::op::pad(const Tensor &x, const std::vector<int64_t> &pads,
   int64_t rank = x.getRank();
   if (static_cast<int64_t>(pads.size()) != 2 * rank)
     throw Error("pad: pads has " + std::to_string(pads.size()) +
-                " entries but " + x.str() + " needs 2 * rank = " +
-                std::to_string(2 * rank));
+                " entries but " + x.str() +
+                " needs 2 * rank = " + std::to_string(2 * rank));
   for (int64_t p : pads)
     if (p < 0)
       throw Error("pad: negative padding " + std::to_string(p));

@@ -55,8 +55,8 @@ Tensor plaidml::op::pool(const Tensor &input, PoolMode mode,
       s = computeSpatialSize(shape[1 + i], window[i], strides[i], 1, o.padding,
                              pads[i], pads[ns + i]);
     } catch (const Error &e) {
-      throw Error(std::string(op) + ": spatial dimension " +
-                  std::to_string(i) + ": " + e.what());
+      throw Error(std::string(op) + ": spatial dimension " + std::to_string(i) +
+                  ": " + e.what());
     }
     sizes.push_back(s);
     inIdx.push_back(x[i] * strides[i] + k[i] - s.padBefore);
@@ -115,6 +115,7 @@ Tensor plaidml::op::global_pool(const Tensor &input, PoolMode mode,
   std::vector<int64_t> axes;
   for (int64_t i = 0; i < rank - 2; ++i)
     axes.push_back(layout == DataLayout::NXC ? 1 + i : 2 + i);
-  return reduce(input, mode == PoolMode::Max ? ReduceKind::Max : ReduceKind::Mean,
+  return reduce(input,
+                mode == PoolMode::Max ? ReduceKind::Max : ReduceKind::Mean,
                 axes, true);
 }

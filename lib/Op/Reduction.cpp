@@ -9,6 +9,8 @@
 
 #include "Common.h"
 
+#include <algorithm>
+
 using namespace plaidml::op;
 using namespace plaidml::op::detail;
 namespace edsl = plaidml::edsl;
@@ -22,7 +24,8 @@ Tensor contract(const Tensor &x, ReduceKind kind,
   std::vector<TensorIndex> outIdx;
   std::vector<TensorDim> outShape;
   for (size_t i = 0; i < shape.size(); ++i) {
-    bool reduced = std::find(axes.begin(), axes.end(), int64_t(i)) != axes.end();
+    bool reduced =
+        std::find(axes.begin(), axes.end(), int64_t(i)) != axes.end();
     if (!reduced) {
       outIdx.push_back(idx[i]);
       outShape.emplace_back(shape[i]);

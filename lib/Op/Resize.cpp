@@ -47,12 +47,11 @@ Tensor plaidml::op::resize(const Tensor &x, const std::vector<int64_t> &sizes,
     for (int64_t o = 0; o < out; ++o) {
       double src;
       if (alignCorners)
-        src = out == 1 ? 0.0
-                       : static_cast<double>(o) * (in - 1) / (out - 1);
+        src = out == 1 ? 0.0 : static_cast<double>(o) * (in - 1) / (out - 1);
       else
         src = std::max((o + 0.5) * scale - 0.5, 0.0);
-      int64_t l = std::min<int64_t>(static_cast<int64_t>(std::floor(src)),
-                                    in - 1);
+      int64_t l =
+          std::min<int64_t>(static_cast<int64_t>(std::floor(src)), in - 1);
       lo.push_back(l);
       hi.push_back(std::min<int64_t>(l + 1, in - 1));
       w.push_back(src - static_cast<double>(l));
@@ -77,7 +76,6 @@ Tensor plaidml::op::upsample(const Tensor &x,
   Tensor r = x;
   for (size_t i = 0; i < factors.size(); ++i)
     if (factors[i] != 1)
-      r = repeat(r, factors[i],
-                 layout == DataLayout::NXC ? 1 + i : 2 + i);
+      r = repeat(r, factors[i], layout == DataLayout::NXC ? 1 + i : 2 + i);
   return r;
 }

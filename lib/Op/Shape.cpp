@@ -45,8 +45,10 @@ Tensor plaidml::op::transpose(const Tensor &x, std::vector<int64_t> perm) {
       perm.push_back(i);
   if (static_cast<int64_t>(perm.size()) != rank)
     throw Error("transpose: the permutation has " +
-                std::to_string(perm.size()) + " entries but the tensor has "
-                "rank " + std::to_string(rank));
+                std::to_string(perm.size()) +
+                " entries but the tensor has "
+                "rank " +
+                std::to_string(rank));
   std::vector<int64_t> axes = normalizeAxes(perm, rank, "transpose");
   (void)axes;
   std::vector<int64_t> shape = x.getShape(), outShape;
@@ -87,8 +89,7 @@ Tensor plaidml::op::concat(const std::vector<Tensor> &xs, int64_t axis) {
   for (auto &x : xs) {
     std::vector<int64_t> s = x.getShape();
     if (static_cast<int64_t>(s.size()) != rank)
-      throw Error("concat: rank mismatch: " + x.str() + " and " +
-                  xs[0].str());
+      throw Error("concat: rank mismatch: " + x.str() + " and " + xs[0].str());
     for (int64_t i = 0; i < rank; ++i)
       if (i != a && s[i] != shape[i])
         throw Error("concat: dimension " + std::to_string(i) + " of " +
@@ -168,8 +169,8 @@ Tensor plaidml::op::slice(const Tensor &x, const std::vector<int64_t> &starts,
     int64_t count = step > 0 ? (end - start + step - 1) / step
                              : (start - end + (-step) - 1) / (-step);
     if (count <= 0)
-      throw Error("slice: the slice along axis " + std::to_string(a) +
-                  " of " + x.str() + " is empty");
+      throw Error("slice: the slice along axis " + std::to_string(a) + " of " +
+                  x.str() + " is empty");
     outShape[a] = count;
     inIdx[a] = idx[a] * step + start;
   }
@@ -194,8 +195,8 @@ Tensor plaidml::op::squeeze(const Tensor &x, std::vector<int64_t> axes) {
   for (int64_t i = 0; i < rank; ++i) {
     bool drop = std::find(as.begin(), as.end(), i) != as.end();
     if (drop && shape[i] != 1)
-      throw Error("squeeze: dimension " + std::to_string(i) + " of " +
-                  x.str() + " is not 1");
+      throw Error("squeeze: dimension " + std::to_string(i) + " of " + x.str() +
+                  " is not 1");
     if (!drop)
       out.push_back(shape[i]);
   }
@@ -210,9 +211,8 @@ Tensor plaidml::op::unsqueeze(const Tensor &x, std::vector<int64_t> axes) {
   std::vector<int64_t> shape = x.getShape(), out;
   size_t next = 0;
   for (int64_t i = 0; i < outRank; ++i)
-    out.push_back(std::find(as.begin(), as.end(), i) != as.end()
-                      ? 1
-                      : shape[next++]);
+    out.push_back(
+        std::find(as.begin(), as.end(), i) != as.end() ? 1 : shape[next++]);
   return edsl::reshape(x, out);
 }
 
@@ -220,7 +220,8 @@ Tensor plaidml::op::broadcast_to(const Tensor &x,
                                  const std::vector<int64_t> &shape) {
   std::vector<int64_t> in = x.getShape();
   if (in.size() > shape.size())
-    throw Error("broadcast_to: " + x.str() + " has more dimensions than the "
+    throw Error("broadcast_to: " + x.str() +
+                " has more dimensions than the "
                 "target shape");
   size_t lead = shape.size() - in.size();
   std::vector<TensorIndex> idx = makeIndices(shape.size(), "b"), inIdx;

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "plaidml/Compiler/Compiler.h"
 #include "plaidml/EDSL/EDSL.h"
+#include "plaidml/Compiler/Compiler.h"
 #include "plaidml/EDSL/MLIR.h"
 #include "plaidml/EDSL/Run.h"
 
@@ -46,8 +46,7 @@ void expectOutputs(const Program &program,
 }
 
 /// The message of the Error `fn` throws ("" when it does not throw).
-template <typename Fn>
-std::string errorOf(Fn fn) {
+template <typename Fn> std::string errorOf(Fn fn) {
   try {
     fn();
   } catch (const Error &e) {
@@ -64,8 +63,8 @@ TEST(EDSL, Matmul) {
   A.bind_dims(M, K);
   B.bind_dims(K, N);
   TensorIndex i("i"), j("j"), k("k");
-  Tensor C = Contraction("C").outShape({M, N}).outAccess({i, j}).sum(
-      A(i, k) * B(k, j));
+  Tensor C = Contraction("C").outShape({M, N}).outAccess({i, j}).sum(A(i, k) *
+                                                                     B(k, j));
   Program program("matmul", {A, B}, {C});
   EXPECT_NE(program.str().find("tile.contract add, mul"), std::string::npos);
   EXPECT_NE(program.str().find("idxs = [\"i\", \"j\", \"k\"]"),
@@ -84,14 +83,15 @@ TEST(EDSL, DimArithmeticConstraintsAndInit) {
   TensorDim N;
   I.bind_dims(N);
   TensorIndex x("x"), w("w");
-  Tensor P = Contraction("P").outShape({N / 2}).outAccess({x}).max(
-      I(x * 2 + w)).add_constraint(w < 2);
+  Tensor P = Contraction("P")
+                 .outShape({N / 2})
+                 .outAccess({x})
+                 .max(I(x * 2 + w))
+                 .add_constraint(w < 2);
   Tensor Z = Placeholder(DType::f32, {}, "Z");
-  Tensor R = Contraction("R")
-                 .outShape({N + 1})
-                 .outAccess({x + 1})
-                 .assign(I(x))
-                 .init(Z);
+  Tensor R =
+      Contraction("R").outShape({N + 1}).outAccess({x + 1}).assign(I(x)).init(
+          Z);
   Tensor S = Contraction("S").outShape({N}).outAccess({x}).sum(
       I(N - 1 - x)); // reversal through a TensorDim in an index
   Program program("dims", {I, Z}, {P, R, S});
@@ -105,32 +105,31 @@ TEST(EDSL, ElementwiseScalarsAndIntrinsics) {
   resetTensors();
   Tensor X = Placeholder(DType::f32, {2, 3}, "X");
   Tensor V = Placeholder(DType::si32, {3}, "V");
-  Tensor a = X * 2 + 1;                    // int scalars take f32
-  Tensor b = select(X > 0.0, X, -X);       // abs via select
-  Tensor c = cast(V, DType::f32) / 2;      // cast
-  Tensor d = index({2, 3}, 1) + V;         // index, broadcasting
-  Tensor e = reshape(X, {3, 2});           // reshape
+  Tensor a = X * 2 + 1;               // int scalars take f32
+  Tensor b = select(X > 0.0, X, -X);  // abs via select
+  Tensor c = cast(V, DType::f32) / 2; // cast
+  Tensor d = index({2, 3}, 1) + V;    // index, broadcasting
+  Tensor e = reshape(X, {3, 2});      // reshape
   Tensor idx = Constant(makeArray(DType::si32, {2}, {2, 0}));
-  Tensor f = gather(X, idx, 1);            // gather along an axis
+  Tensor f = gather(X, idx, 1); // gather along an axis
   Tensor U = Placeholder(DType::f32, {2}, "U");
-  Tensor g = scatter(U, idx, {4}, 0);      // scatter into zeros
+  Tensor g = scatter(U, idx, {4}, 0);          // scatter into zeros
   Tensor h = logical_not(X < 0.0) && (V > 15); // i1 results broadcast
   Program program("ew", {X, V, U}, {a, b, c, d, e, f, g, cast(h, DType::si32)});
   EXPECT_EQ(a.getDType(), DType::f32);
   EXPECT_EQ(d.getDType(), DType::si32);
-  expectOutputs(
-      program,
-      {makeArray(DType::f32, {2, 3}, {1, -2, 3, -4, 5, -6}),
-       makeArray(DType::si32, {3}, {10, 20, 30}),
-       makeArray(DType::f32, {2}, {0.5, 8})},
-      {{3, -3, 7, -7, 11, -11},
-       {1, 2, 3, 4, 5, 6},
-       {5, 10, 15},
-       {10, 21, 32, 10, 21, 32},
-       {1, -2, 3, -4, 5, -6},
-       {3, 1, -6, -4},
-       {8, 0, 0.5, 0},
-       {0, 0, 1, 0, 1, 0}});
+  expectOutputs(program,
+                {makeArray(DType::f32, {2, 3}, {1, -2, 3, -4, 5, -6}),
+                 makeArray(DType::si32, {3}, {10, 20, 30}),
+                 makeArray(DType::f32, {2}, {0.5, 8})},
+                {{3, -3, 7, -7, 11, -11},
+                 {1, 2, 3, 4, 5, 6},
+                 {5, 10, 15},
+                 {10, 21, 32, 10, 21, 32},
+                 {1, -2, 3, -4, 5, -6},
+                 {3, 1, -6, -4},
+                 {8, 0, 0.5, 0},
+                 {0, 0, 1, 0, 1, 0}});
 }
 
 TEST(EDSL, ScalarTyping) {
@@ -157,7 +156,9 @@ TEST(EDSL, Lens) {
   EXPECT_EQ(C.value(), 2);
   TensorIndex n, h, w, c;
   // Sum over the channels, in NHWC order.
-  Tensor S = Contraction("S").outShape({N, H, W, 1}).outAccess({n, h, w, 0})
+  Tensor S = Contraction("S")
+                 .outShape({N, H, W, 1})
+                 .outAccess({n, h, w, 0})
                  .sum(V(n, h, w, c));
   // Copy back through a lens: the output is stored NCHW.
   Tensor Y = Contraction(TensorLens("NCHW", "NHWC"), "Y")
@@ -166,8 +167,7 @@ TEST(EDSL, Lens) {
                  .assign(V(n, h, w, c));
   EXPECT_EQ(Y.getShape(), (std::vector<int64_t>{1, 1, 3, 2}));
   Program program("lens", {X}, {S, Tensor::fromImpl(Y.getImpl())});
-  EXPECT_EQ(program.getOutputs()[1].shape,
-            (std::vector<int64_t>{1, 2, 1, 3}));
+  EXPECT_EQ(program.getOutputs()[1].shape, (std::vector<int64_t>{1, 2, 1, 3}));
   expectOutputs(program,
                 {makeArray(DType::f32, {1, 2, 1, 3}, {1, 2, 3, 10, 20, 30})},
                 {{11, 22, 33}, {1, 2, 3, 10, 20, 30}});
@@ -182,8 +182,8 @@ TEST(EDSL, CondAndEq) {
   Tensor Idx = index({2, 3}, 1);
   Tensor A = Contraction("A").outShape({2}).outAccess({n}).max(
       cond(X(n, d) == M(n), Idx(n, d)));
-  Tensor Count = Contraction("Count").outShape({2}).outAccess({n}).sum(
-      X(n, d) == M(n));
+  Tensor Count =
+      Contraction("Count").outShape({2}).outAccess({n}).sum(X(n, d) == M(n));
   EXPECT_EQ(Count.getDType(), DType::si32);
   Program program("argmax", {X}, {A, Count});
   expectOutputs(program, {makeArray(DType::f32, {2, 3}, {1, 5, 5, 7, 0, 2})},
@@ -209,36 +209,36 @@ TEST(EDSL, Errors) {
   TensorDim U("U");
   TensorIndex i("i"), j("j"), k("k");
   e = errorOf([&] {
-    Tensor(Contraction("O").outShape({U}).outAccess({i}).sum(A(i, j)));
+    Contraction("O").outShape({U}).outAccess({i}).sum(A(i, j)).build();
   });
   EXPECT_NE(e.find("contraction 'O'"), std::string::npos) << e;
   EXPECT_NE(e.find("dimension 'U' is not bound"), std::string::npos) << e;
 
-  e = errorOf([&] {
-    Tensor(Contraction("O").outShape({M}).outAccess({i}).sum(A(i)));
-  });
+  e = errorOf(
+      [&] { Contraction("O").outShape({M}).outAccess({i}).sum(A(i)).build(); });
   EXPECT_NE(e.find("rank mismatch"), std::string::npos) << e;
-  EXPECT_NE(e.find("'A' of shape 2x3xf32 has rank 2"), std::string::npos)
-      << e;
+  EXPECT_NE(e.find("'A' of shape 2x3xf32 has rank 2"), std::string::npos) << e;
 
   e = errorOf([&] {
-    Tensor(Contraction("O").outShape({M}).outAccess({i}).sum(A(i, j * k)));
+    Contraction("O").outShape({M}).outAccess({i}).sum(A(i, j * k)).build();
   });
   EXPECT_NE(e.find("is not affine"), std::string::npos) << e;
 
   e = errorOf([&] {
-    Tensor(Contraction("Unb").outShape({M}).outAccess({i}).sum(
-        A(i, j - k)));
+    Contraction("Unb").outShape({M}).outAccess({i}).sum(A(i, j - k)).build();
   });
   EXPECT_NE(e.find("contraction 'Unb'"), std::string::npos) << e;
   EXPECT_NE(e.find("unbounded"), std::string::npos) << e;
 
   e = errorOf([&] {
-    Tensor(Contraction("O").outShape({M}).outAccess({i}).sum(A(i, j))
-               .add_constraint(k < 2));
+    Contraction("O")
+        .outShape({M})
+        .outAccess({i})
+        .sum(A(i, j))
+        .add_constraint(k < 2)
+        .build();
   });
-  EXPECT_NE(e.find("index 'k' is used only in constraints"),
-            std::string::npos)
+  EXPECT_NE(e.find("index 'k' is used only in constraints"), std::string::npos)
       << e;
 
   e = errorOf([&] { A + Placeholder(DType::f32, {4}, "B"); });

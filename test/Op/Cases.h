@@ -37,9 +37,7 @@ struct Case {
 /// A JSON object built field by field.
 class Json {
 public:
-  Json &i(const std::string &k, int64_t v) {
-    return raw(k, std::to_string(v));
-  }
+  Json &i(const std::string &k, int64_t v) { return raw(k, std::to_string(v)); }
   Json &f(const std::string &k, double v) {
     std::ostringstream os;
     os.precision(17);

@@ -52,11 +52,12 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
     std::vector<int64_t> a, b;
     bool gpu;
   };
-  for (const MM &m : {MM{{3, 5}, {5, 4}, true}, MM{{2, 3, 5}, {2, 5, 4}, false},
-                      MM{{2, 1, 3, 5}, {3, 5, 2}, true}, MM{{5}, {5, 4}, false},
-                      MM{{3, 5}, {5}, false}, MM{{5}, {5}, false},
-                      MM{{1, 1}, {1, 1}, false}})
-    add(cases, "matmul_" + shapeName(m.a) + "_" + shapeName(m.b), "matmul",
+  for (const MM &m :
+       {MM{{3, 5}, {5, 4}, true}, MM{{2, 3, 5}, {2, 5, 4}, false},
+        MM{{2, 1, 3, 5}, {3, 5, 2}, true}, MM{{5}, {5, 4}, false},
+        MM{{3, 5}, {5}, false}, MM{{5}, {5}, false}, MM{{1, 1}, {1, 1}, false}})
+    add(
+        cases, "matmul_" + shapeName(m.a) + "_" + shapeName(m.b), "matmul",
         "{}", {spec(m.a), spec(m.b)},
         [](const std::vector<Tensor> &x) {
           return std::vector<Tensor>{matmul(x[0], x[1])};
@@ -69,13 +70,18 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
       });
   for (int t = 0; t < 4; ++t) {
     bool ta = t & 1, tb = t & 2;
-    std::vector<int64_t> a = ta ? std::vector<int64_t>{5, 3}
-                                : std::vector<int64_t>{3, 5};
-    std::vector<int64_t> b = tb ? std::vector<int64_t>{4, 5}
-                                : std::vector<int64_t>{5, 4};
-    add(cases, "gemm_ta" + std::to_string(ta) + "_tb" + std::to_string(tb),
+    std::vector<int64_t> a =
+        ta ? std::vector<int64_t>{5, 3} : std::vector<int64_t>{3, 5};
+    std::vector<int64_t> b =
+        tb ? std::vector<int64_t>{4, 5} : std::vector<int64_t>{5, 4};
+    add(
+        cases, "gemm_ta" + std::to_string(ta) + "_tb" + std::to_string(tb),
         "gemm",
-        Json().f("alpha", 0.5).f("beta", 2.0).b("trans_a", ta).b("trans_b", tb)
+        Json()
+            .f("alpha", 0.5)
+            .f("beta", 2.0)
+            .b("trans_a", ta)
+            .b("trans_b", tb)
             .str(),
         {spec(a), spec(b), spec({4})},
         [=](const std::vector<Tensor> &x) {
@@ -86,7 +92,8 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
 
   // Normalization. The variance input is made positive by the builder.
   for (int64_t axis : {1, -1})
-    add(cases, "batch_norm_axis" + axesName({axis}), "batch_norm",
+    add(
+        cases, "batch_norm_axis" + axesName({axis}), "batch_norm",
         Json().i("axis", axis).f("epsilon", 1e-3).str(),
         {spec({2, 3, 4, 3}), spec({3}), spec({3}), spec({3}), spec({3})},
         [=](const std::vector<Tensor> &x) {
@@ -94,7 +101,8 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
                                                 x[3], x[4], 1e-3, axis)};
         },
         axis == -1);
-  add(cases, "layer_norm_last", "layer_norm",
+  add(
+      cases, "layer_norm_last", "layer_norm",
       Json().v("axes", {-1}).f("epsilon", 1e-5).str(),
       {spec({3, 4, 6}), spec({6}), spec({6})},
       [](const std::vector<Tensor> &x) {
@@ -113,7 +121,8 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
       std::vector<int64_t> shape = l == DataLayout::NXC
                                        ? std::vector<int64_t>{2, 3, 5, 4}
                                        : std::vector<int64_t>{2, 4, 3, 5};
-      add(cases, "group_norm_g" + std::to_string(g) + "_" + ln, "group_norm",
+      add(
+          cases, "group_norm_g" + std::to_string(g) + "_" + ln, "group_norm",
           Json().i("groups", g).s("layout", ln).f("epsilon", 1e-5).str(),
           {spec(shape), spec({4}), spec({4})},
           [=](const std::vector<Tensor> &x) {
@@ -146,7 +155,8 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
   };
   for (size_t i = 0; i < acts.size(); ++i) {
     auto fn = acts[i].fn;
-    add(cases, std::string("act_") + acts[i].name, acts[i].name, "{}",
+    add(
+        cases, std::string("act_") + acts[i].name, acts[i].name, "{}",
         {spec({3, 7})},
         [fn](const std::vector<Tensor> &x) {
           return std::vector<Tensor>{fn(x[0] * 4.0)};
@@ -155,7 +165,8 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
   }
   for (int64_t axis : {0, 1, 2, -1})
     for (bool logsm : {false, true})
-      add(cases,
+      add(
+          cases,
           std::string(logsm ? "log_softmax" : "softmax") + "_axis" +
               axesName({axis}),
           logsm ? "log_softmax" : "softmax", Json().i("axis", axis).str(),
@@ -174,11 +185,15 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
   for (int kind = 0; kind < 5; ++kind)
     for (const auto &axes : axesList)
       for (bool keep : {false, true}) {
-        add(cases,
+        add(
+            cases,
             std::string("reduce_") + kinds[kind] + "_" + axesName(axes) +
                 (keep ? "_keep" : ""),
             "reduce",
-            Json().s("kind", kinds[kind]).v("axes", axes).b("keepdims", keep)
+            Json()
+                .s("kind", kinds[kind])
+                .v("axes", axes)
+                .b("keepdims", keep)
                 .str(),
             {spec({3, 4, 5})},
             [=](const std::vector<Tensor> &x) {
@@ -189,14 +204,13 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
       }
   add(cases, "reduce_sum_int", "reduce",
       Json().s("kind", "sum").v("axes", {1}).b("keepdims", false).str(),
-      {spec({3, 4}, DType::si32)},
-      [](const std::vector<Tensor> &x) {
+      {spec({3, 4}, DType::si32)}, [](const std::vector<Tensor> &x) {
         return std::vector<Tensor>{sum(x[0], {1})};
       });
   for (int64_t axis : {0, 1, -1})
     for (bool excl : {false, true})
-      add(cases,
-          "cumsum_axis" + axesName({axis}) + (excl ? "_exclusive" : ""),
+      add(
+          cases, "cumsum_axis" + axesName({axis}) + (excl ? "_exclusive" : ""),
           "cumsum", Json().i("axis", axis).b("exclusive", excl).str(),
           {spec({3, 4, 5})},
           [=](const std::vector<Tensor> &x) {
@@ -207,7 +221,8 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
     for (int64_t axis : {0, -1})
       for (bool keep : {false, true}) {
         // Integer inputs so that ties occur (the first index must win).
-        add(cases,
+        add(
+            cases,
             std::string(isMax ? "argmax" : "argmin") + "_axis" +
                 axesName({axis}) + (keep ? "_keep" : ""),
             isMax ? "argmax" : "argmin",
@@ -231,33 +246,34 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
         [=](const std::vector<Tensor> &x) {
           return std::vector<Tensor>{flatten(x[0], axis)};
         });
-  for (const auto &perm : std::vector<std::vector<int64_t>>{
-           {}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}})
-    add(cases, "transpose_" + axesName(perm), "transpose",
+  for (const auto &perm :
+       std::vector<std::vector<int64_t>>{{}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}})
+    add(
+        cases, "transpose_" + axesName(perm), "transpose",
         Json().v("perm", perm).str(), {spec({2, 3, 4})},
         [=](const std::vector<Tensor> &x) {
           return std::vector<Tensor>{transpose(x[0], perm)};
         },
         perm.size() == 3 && perm[0] == 2);
   for (int64_t axis : {0, 1, -1})
-    add(cases, "concat_axis" + axesName({axis}), "concat",
+    add(
+        cases, "concat_axis" + axesName({axis}), "concat",
         Json().i("axis", axis).str(),
-        {spec(axis == 0 ? std::vector<int64_t>{1, 3, 2}
-                        : axis == 1 ? std::vector<int64_t>{2, 1, 2}
-                                    : std::vector<int64_t>{2, 3, 1}),
+        {spec(axis == 0   ? std::vector<int64_t>{1, 3, 2}
+              : axis == 1 ? std::vector<int64_t>{2, 1, 2}
+                          : std::vector<int64_t>{2, 3, 1}),
          spec({2, 3, 2}),
-         spec(axis == 0 ? std::vector<int64_t>{3, 3, 2}
-                        : axis == 1 ? std::vector<int64_t>{2, 4, 2}
-                                    : std::vector<int64_t>{2, 3, 3})},
+         spec(axis == 0   ? std::vector<int64_t>{3, 3, 2}
+              : axis == 1 ? std::vector<int64_t>{2, 4, 2}
+                          : std::vector<int64_t>{2, 3, 3})},
         [=](const std::vector<Tensor> &x) {
           return std::vector<Tensor>{concat(x, axis)};
         },
         axis == 1);
-  add(cases, "split_axis1", "split",
+  add(
+      cases, "split_axis1", "split",
       Json().i("axis", 1).v("sizes", {1, 3, 2}).str(), {spec({2, 6, 3})},
-      [](const std::vector<Tensor> &x) {
-        return split(x[0], 1, {1, 3, 2});
-      },
+      [](const std::vector<Tensor> &x) { return split(x[0], 1, {1, 3, 2}); },
       true);
   struct Sl {
     std::vector<int64_t> starts, ends, axes, steps;
@@ -265,14 +281,20 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
   };
   for (const Sl &s :
        {Sl{{1}, {4}, {1}, {}, false}, Sl{{0, 1}, {3, 7}, {0, 2}, {2, 3}, true},
-        Sl{{-1}, {-8}, {2}, {-2}, false}, Sl{{-3, 0}, {100, -1}, {1, 0}, {}, false},
+        Sl{{-1}, {-8}, {2}, {-2}, false},
+        Sl{{-3, 0}, {100, -1}, {1, 0}, {}, false},
         Sl{{5}, {-100}, {2}, {-1}, false}})
-    add(cases,
+    add(
+        cases,
         "slice_" + axesName(s.starts) + "_" + axesName(s.ends) + "_" +
             axesName(s.axes) + "_" + axesName(s.steps),
         "slice",
-        Json().v("starts", s.starts).v("ends", s.ends).v("axes", s.axes)
-            .v("steps", s.steps).str(),
+        Json()
+            .v("starts", s.starts)
+            .v("ends", s.ends)
+            .v("axes", s.axes)
+            .v("steps", s.steps)
+            .str(),
         {spec({3, 5, 7})},
         [=](const std::vector<Tensor> &x) {
           return std::vector<Tensor>{
@@ -283,7 +305,8 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
   for (int m = 0; m < 3; ++m)
     for (const auto &pads : std::vector<std::vector<int64_t>>{
              {1, 0, 2, 2}, {0, 2, 0, 3}, {2, 1, 1, 2}})
-      add(cases, std::string("pad_") + modes[m] + "_" + axesName(pads), "pad",
+      add(
+          cases, std::string("pad_") + modes[m] + "_" + axesName(pads), "pad",
           Json().v("pads", pads).s("mode", modes[m]).f("value", 1.5).str(),
           {spec({3, 4})},
           [=](const std::vector<Tensor> &x) {
@@ -303,14 +326,15 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
       {spec({3, 2})}, [](const std::vector<Tensor> &x) {
         return std::vector<Tensor>{unsqueeze(x[0], {0, -1})};
       });
-  add(cases, "broadcast_to", "broadcast_to",
-      Json().v("shape", {2, 3, 4}).str(), {spec({3, 1})},
+  add(
+      cases, "broadcast_to", "broadcast_to", Json().v("shape", {2, 3, 4}).str(),
+      {spec({3, 1})},
       [](const std::vector<Tensor> &x) {
         return std::vector<Tensor>{broadcast_to(x[0], {2, 3, 4})};
       },
       true);
-  add(cases, "tile_2_3", "tile", Json().v("reps", {2, 3}).str(),
-      {spec({2, 3})}, [](const std::vector<Tensor> &x) {
+  add(cases, "tile_2_3", "tile", Json().v("reps", {2, 3}).str(), {spec({2, 3})},
+      [](const std::vector<Tensor> &x) {
         return std::vector<Tensor>{tile(x[0], {2, 3})};
       });
   add(cases, "repeat_3_axis1", "repeat",
@@ -319,15 +343,17 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
         return std::vector<Tensor>{repeat(x[0], 3, 1)};
       });
   for (int64_t axis : {0, 1})
-    add(cases, "gather_axis" + std::to_string(axis), "gather",
+    add(
+        cases, "gather_axis" + std::to_string(axis), "gather",
         Json().i("axis", axis).str(), {spec({5, 4}), spec({2, 3}, DType::si32)},
         [=](const std::vector<Tensor> &x) {
           // Indices from [-8, 8) mapped into range: |i| mod 4.
           Tensor idx = op::relu(x[1]) % 4;
-          return std::vector<Tensor>{gather(x[0], idx, axis)};
+          return std::vector<Tensor>{op::gather(x[0], idx, axis)};
         },
         axis == 1);
-  add(cases, "one_hot_5", "one_hot", Json().i("depth", 5).str(),
+  add(
+      cases, "one_hot_5", "one_hot", Json().i("depth", 5).str(),
       {spec({2, 3}, DType::si32)},
       [](const std::vector<Tensor> &x) {
         return std::vector<Tensor>{one_hot(x[1 - 1], 5, DType::f32, 2.0, -1.0)};
@@ -337,16 +363,20 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
   // Resizing.
   for (int m = 0; m < 2; ++m)
     for (bool ac : {false, true})
-      for (const auto &sizes : std::vector<std::vector<int64_t>>{
-               {7, 10}, {2, 3}, {1, 1}}) {
+      for (const auto &sizes :
+           std::vector<std::vector<int64_t>>{{7, 10}, {2, 3}, {1, 1}}) {
         if (m == 0 && ac)
           continue;
-        add(cases,
+        add(
+            cases,
             std::string(m ? "resize_bilinear" : "resize_nearest") +
                 (ac ? "_ac_" : "_") + shapeName(sizes),
             "resize",
-            Json().s("mode", m ? "bilinear" : "nearest").v("sizes", sizes)
-                .b("align_corners", ac).str(),
+            Json()
+                .s("mode", m ? "bilinear" : "nearest")
+                .v("sizes", sizes)
+                .b("align_corners", ac)
+                .str(),
             {spec({2, 4, 5, 3})},
             [=](const std::vector<Tensor> &x) {
               return std::vector<Tensor>{resize(
@@ -358,7 +388,6 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
   add(cases, "upsample_2_3_ncx", "upsample",
       Json().v("factors", {2, 3}).s("layout", "ncx").str(),
       {spec({2, 3, 2, 2})}, [](const std::vector<Tensor> &x) {
-        return std::vector<Tensor>{
-            upsample(x[0], {2, 3}, DataLayout::NCX)};
+        return std::vector<Tensor>{upsample(x[0], {2, 3}, DataLayout::NCX)};
       });
 }

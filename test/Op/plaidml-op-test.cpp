@@ -70,8 +70,8 @@ int main(int argc, char **argv) {
     resetTensors();
     std::vector<Tensor> inputs;
     for (auto [i, spec] : llvm::enumerate(c.inputs))
-      inputs.push_back(Placeholder(spec.dtype, spec.shape,
-                                   "in" + std::to_string(i)));
+      inputs.push_back(
+          Placeholder(spec.dtype, spec.shape, "in" + std::to_string(i)));
     std::unique_ptr<Program> program;
     try {
       std::vector<Tensor> outputs = c.build(inputs);
@@ -83,8 +83,8 @@ int main(int argc, char **argv) {
     }
     fs::path dir = fs::path(outDir) / c.name;
     fs::create_directories(dir);
-    std::ofstream(dir / "meta.json") << "{\"op\": \"" << c.op
-                                     << "\", \"attrs\": " << c.attrs << "}\n";
+    std::ofstream(dir / "meta.json")
+        << "{\"op\": \"" << c.op << "\", \"attrs\": " << c.attrs << "}\n";
     std::mt19937_64 rng(1000 + ci);
     std::vector<rt::HostArray> data;
     std::string error;

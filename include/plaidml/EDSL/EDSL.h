@@ -125,9 +125,7 @@ public:
   /// `0 <= *this < bound`.
   Constraint operator<(const TensorDim &bound) const;
   Constraint operator<(int64_t bound) const;
-  Constraint operator<(int bound) const {
-    return *this < static_cast<int64_t>(bound);
-  }
+  Constraint operator<(int bound) const;
 
   /// Internal: the expression node.
   const std::shared_ptr<detail::IndexNode> &getNode() const { return node; }
@@ -143,6 +141,10 @@ struct Constraint {
   TensorIndex index;
   TensorDim bound;
 };
+
+inline Constraint TensorIndex::operator<(int bound) const {
+  return *this < static_cast<int64_t>(bound);
+}
 
 //===----------------------------------------------------------------------===//
 // TensorLens
@@ -205,8 +207,7 @@ public:
   /// or an already bound variable must equal it). The number of dims must
   /// be the rank.
   void bind_dims(std::vector<TensorDim *> dims) const;
-  template <typename... Ts>
-  void bind_dims(Ts &...dims) const {
+  template <typename... Ts> void bind_dims(Ts &...dims) const {
     bind_dims(std::vector<TensorDim *>{&dims...});
   }
   /// The dimensions as constants, in the lens order.
@@ -273,6 +274,9 @@ private:
   Combo combo = Combo::None;
   std::vector<Access> accesses;
 };
+
+/// `eq`'s two accesses compared, giving `value` where they are equal, else 0.
+IndexedTensor cond(const IndexedTensor &eq, const IndexedTensor &value);
 
 template <typename... Ts>
 IndexedTensor Tensor::operator()(const Ts &...indices) const {
@@ -344,11 +348,9 @@ private:
 /// `x` stays f16).
 class Scalar {
 public:
-  template <typename T,
-            std::enable_if_t<std::is_integral_v<T>, int> = 0>
+  template <typename T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
   Scalar(T v) : isFloat(false), intValue(static_cast<int64_t>(v)) {}
-  template <typename T,
-            std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
   Scalar(T v) : isFloat(true), floatValue(static_cast<double>(v)) {}
 
   bool isFloat;
@@ -360,8 +362,7 @@ public:
 class Operand {
 public:
   Operand(const Tensor &t) : tensor(t) {}
-  template <typename T,
-            std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+  template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
   Operand(T v) : scalar(std::make_shared<Scalar>(v)) {}
 
   Tensor tensor;

@@ -204,8 +204,8 @@ std::vector<Tensor> split(const Tensor &x, int64_t axis,
 /// NumPy x[starts:ends:steps] along `axes` (all axes in order when empty);
 /// negative starts and ends count from the end and are clamped.
 Tensor slice(const Tensor &x, const std::vector<int64_t> &starts,
-             const std::vector<int64_t> &ends,
-             std::vector<int64_t> axes = {}, std::vector<int64_t> steps = {});
+             const std::vector<int64_t> &ends, std::vector<int64_t> axes = {},
+             std::vector<int64_t> steps = {});
 enum class PadMode { Constant, Reflect, Edge };
 /// Pads (before, after) per dimension: pads has 2 * rank entries, all
 /// befores then all afters (ONNX order).

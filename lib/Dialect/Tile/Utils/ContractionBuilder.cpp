@@ -1,4 +1,5 @@
-//===- ContractionBuilder.cpp - Helpers for frontends building contractions ===//
+//===- ContractionBuilder.cpp - Helpers for frontends building contractions
+//===//
 //
 // Rational affine forms, their integral scaling, aggregation identities and
 // contraction result types, shared by the Tile-language importer and the
@@ -52,9 +53,9 @@ bool LinearForm::isConstant() const {
   return llvm::all_of(coeffs, [](Rational r) { return r.isZero(); });
 }
 
-std::optional<LinearForm>
-mlir::plaidml::tile::combineForms(const LinearForm &a, const LinearForm &b,
-                                  Rational scaleB) {
+std::optional<LinearForm> mlir::plaidml::tile::combineForms(const LinearForm &a,
+                                                            const LinearForm &b,
+                                                            Rational scaleB) {
   LinearForm r;
   std::optional<Rational> sb = mulRational(b.constant, scaleB);
   std::optional<Rational> c = sb ? addRational(a.constant, *sb) : std::nullopt;
@@ -139,8 +140,8 @@ TypedAttr mlir::plaidml::tile::getAggregationIdentity(AggregationKind agg,
 }
 
 Type mlir::plaidml::tile::getContractionElementType(AggregationKind agg,
-                                                   CombinationKind combo,
-                                                   ArrayRef<Type> inputs) {
+                                                    CombinationKind combo,
+                                                    ArrayRef<Type> inputs) {
   MLIRContext *ctx = inputs.front().getContext();
   switch (combo) {
   case CombinationKind::none:

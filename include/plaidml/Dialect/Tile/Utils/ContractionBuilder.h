@@ -42,8 +42,8 @@ struct LinearForm {
   bool isConstant() const;
 };
 /// a + b * scaleB, or nullopt on overflow.
-std::optional<LinearForm> combineForms(const LinearForm &a,
-                                       const LinearForm &b, Rational scaleB);
+std::optional<LinearForm> combineForms(const LinearForm &a, const LinearForm &b,
+                                       Rational scaleB);
 std::optional<LinearForm> scaleForm(const LinearForm &a, Rational s);
 
 /// `form` scaled to integers: the affine expression q over dims
