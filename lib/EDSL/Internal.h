@@ -59,9 +59,10 @@ std::string formatShape(llvm::ArrayRef<int64_t> shape);
 /// Throws when `t` is null, saying what needed it.
 void checkNotNull(const Tensor &t, const char *what);
 
-/// Verifies `op`; on failure erases it and throws an Error starting with
-/// `what` and holding the verifier's messages.
-void verifyOrThrow(mlir::Operation *op, const std::string &what);
+/// Verifies `op`; on failure erases it (unless `erase` is false) and
+/// throws an Error starting with `what` and holding the verifier's messages.
+void verifyOrThrow(mlir::Operation *op, const std::string &what,
+                   bool erase = true);
 /// A location naming `name` (unknown when empty).
 mlir::Location getLoc(const std::string &name);
 

@@ -107,7 +107,7 @@ Program::Program(const std::string &name, const std::vector<Tensor> &inputs,
   for (const Tensor &t : outputs)
     results.push_back(mapping.lookup(getValue(t)));
   func::ReturnOp::create(b, b.getUnknownLoc(), results);
-  edetail::verifyOrThrow(*impl->module, what);
+  edetail::verifyOrThrow(*impl->module, what, /*erase=*/false);
 }
 
 Program::~Program() = default;

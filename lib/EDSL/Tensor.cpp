@@ -179,7 +179,8 @@ Location edetail::getLoc(const std::string &name) {
   return NameLoc::get(StringAttr::get(ctx, name));
 }
 
-void edetail::verifyOrThrow(Operation *op, const std::string &what) {
+void edetail::verifyOrThrow(Operation *op, const std::string &what,
+                            bool erase) {
   std::string messages;
   {
     ScopedDiagnosticHandler handler(getContext(), [&](Diagnostic &d) {
@@ -193,7 +194,8 @@ void edetail::verifyOrThrow(Operation *op, const std::string &what) {
     if (succeeded(mlir::verify(op)))
       return;
   }
-  op->erase();
+  if (erase)
+    op->erase();
   throw Error(what + ": " + messages);
 }
 

@@ -36,9 +36,9 @@ Tensor plaidml::op::pool(const Tensor &input, PoolMode mode,
   if (pads.size() != 2 * ns)
     throw Error(std::string(op) + ": pads has " + std::to_string(pads.size()) +
                 " entries but " + std::to_string(2 * ns) + " are needed");
-  Tensor in = toNXC(input, o.layout);
-  if (mode == PoolMode::Average)
-    in = toFloat(in);
+  // Convert before the lens: elementwise ops see the stored order.
+  Tensor in =
+      toNXC(mode == PoolMode::Average ? toFloat(input) : input, o.layout);
   std::vector<int64_t> shape = in.getShape();
 
   TensorIndex n("n"), c("c");
