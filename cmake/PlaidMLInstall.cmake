@@ -16,10 +16,12 @@ set(PLAIDML_INSTALL_PACKAGE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/plaidml")
 
 # Headers: the hand-written ones (and .td, so a consumer can write ODS against
 # ours) and the generated declarations (and Version.h) next to them.
+# (Runner/ is the tools' internal library, which is not installed.)
 install(DIRECTORY "${PLAIDML_SOURCE_DIR}/include/plaidml"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         COMPONENT plaidml-headers
-        FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.td"
+        PATTERN "Runner" EXCLUDE)
 install(DIRECTORY "${PLAIDML_BINARY_DIR}/include/plaidml"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         COMPONENT plaidml-headers

@@ -46,6 +46,16 @@ tool_dirs = [
     os.path.join(config.plaidml_obj_root, "test", "bin"),
     config.llvm_tools_dir,
 ]
+# The sanitizer build (test/Sanitize) runs part of the suite with its
+# sanitized plaidml-run and plaidml-translate found first; the sanitizers'
+# settings come from the environment (RunSanitized.cmake sets them).
+sanitized_tools = lit_config.params.get("plaidml_sanitized_tools")
+if sanitized_tools:
+    tool_dirs.insert(0, sanitized_tools)
+    config.available_features.add("sanitized")
+    for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if name in os.environ:
+            config.environment[name] = os.environ[name]
 tools = [
     "call-entry",
     "opencl-kernel-runner",
@@ -73,33 +83,34 @@ if os.path.exists(clang):
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("host-x86_64")
 
-# GPU tests run on the first device of their kind that plaidml-run lists:
-# `REQUIRES: vulkan` / `%if vulkan %{ ... %}` on vulkan:0 (lavapipe in CI),
-# `REQUIRES: opencl` on opencl:0 (PoCL in CI). With PLAIDML_REQUIRE_VULKAN=1
-# or PLAIDML_REQUIRE_OPENCL=1 (set by .ci/run) a missing device is an error,
-# not a silent skip. `opencl-spirv`: opencl:0 lists SPIR-V among its IL
-# versions, so the runtime builds the SPIR-V of kernel bundles there (PoCL
-# in CI does not).
-def _list_devices():
+# GPU tests run on the first device of their kind: `REQUIRES: vulkan` /
+# `%if vulkan %{ ... %}` on vulkan:0 (lavapipe in CI), `REQUIRES: opencl` on
+# opencl:0 (PoCL in CI), asked with `plaidml-run --check-device` (its exit
+# status, not the text of a listing). With PLAIDML_REQUIRE_VULKAN=1 or
+# PLAIDML_REQUIRE_OPENCL=1 (set by .ci/run) a missing device is an error,
+# not a silent skip. `opencl-spirv`: opencl:0 has the feature `spirv`, so
+# the runtime builds the SPIR-V of kernel bundles there (PoCL in CI does
+# not).
+def _check_device(name, *requires):
     import subprocess
     run = os.path.join(config.plaidml_tools_dir, "plaidml-run")
+    args = [run, "--check-device", name]
+    for feature in requires:
+        args += ["--require", feature]
     try:
-        out = subprocess.run([run, "--list-devices"], capture_output=True,
-                             text=True, timeout=60).stdout
+        return subprocess.run(args, capture_output=True, timeout=60).returncode == 0
     except (OSError, subprocess.SubprocessError):
-        return {}
-    return {line.split()[0]: line for line in out.splitlines() if line.strip()}
+        return False
 
-_devices = _list_devices()
-if "vulkan:0" in _devices:
+if _check_device("vulkan:0"):
     config.available_features.add("vulkan")
 elif os.environ.get("PLAIDML_REQUIRE_VULKAN") == "1":
-    lit_config.fatal("PLAIDML_REQUIRE_VULKAN=1 but plaidml-run --list-devices "
-                     "shows no vulkan:0 (install mesa-vulkan-drivers)")
-if "opencl:0" in _devices:
+    lit_config.fatal("PLAIDML_REQUIRE_VULKAN=1 but plaidml-run --check-device "
+                     "vulkan:0 fails (install mesa-vulkan-drivers)")
+if _check_device("opencl:0"):
     config.available_features.add("opencl")
-    if "IL SPIR-V" in _devices["opencl:0"]:
+    if _check_device("opencl:0", "spirv"):
         config.available_features.add("opencl-spirv")
 elif os.environ.get("PLAIDML_REQUIRE_OPENCL") == "1":
-    lit_config.fatal("PLAIDML_REQUIRE_OPENCL=1 but plaidml-run --list-devices "
-                     "shows no opencl:0 (install pocl-opencl-icd)")
+    lit_config.fatal("PLAIDML_REQUIRE_OPENCL=1 but plaidml-run --check-device "
+                     "opencl:0 fails (install pocl-opencl-icd)")

@@ -13,7 +13,7 @@
 #include "Cases.h"
 #include "Compile.h"
 #include "Peers.h"
-#include "Runner.h"
+#include "plaidml/Runner/Runner.h"
 
 #include "plaidml/Compiler/Compiler.h"
 #include "plaidml/InitAll.h"

@@ -1,8 +1,8 @@
 //===- GpuTarget.cpp - GPU targets and the GPU launch ABI -----------------===//
 //
-// resolveVulkanTarget and resolveOpenCLTarget ask the runtime's device layers
-// what a device offers; collectSpirvRequirements reads OpCapability and
-// OpExtension back from the serialized kernels, collectOpenCLRequirements
+// resolveVulkanTarget and resolveOpenCLTarget ask the runtime's drivers
+// (Driver.h) what a device offers; collectSpirvRequirements reads OpCapability
+// and OpExtension back from the serialized kernels, collectOpenCLRequirements
 // the extensions from the OpenCL kernel modules (bundles included);
 // bindGpuLaunchAbi rewrites the host module's mgpu* declarations into stubs
 // over the runtime's table (GpuAbi.h).
@@ -11,10 +11,9 @@
 
 #include "GpuTarget.h"
 
+#include "plaidml/Runtime/Driver.h"
 #include "plaidml/Runtime/GpuAbi.h"
 #include "plaidml/Runtime/KernelBundle.h"
-#include "plaidml/Runtime/OpenCL.h"
-#include "plaidml/Runtime/Vulkan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVEnums.h"
@@ -32,42 +31,58 @@ using namespace mlir;
 using namespace mlir::plaidml;
 namespace rt = ::plaidml::rt;
 
+/// The DeviceInfo of device `index` of driver `driver`, if this machine has
+/// it.
+static std::optional<rt::DeviceInfo> findDevice(StringRef driver,
+                                                unsigned index) {
+  rt::StatusOr<rt::Driver *> found = rt::getDriver(driver);
+  if (!found.ok())
+    return std::nullopt;
+  rt::StatusOr<std::vector<rt::DeviceInfo>> devices =
+      (*found)->enumerateDevices();
+  if (!devices.ok())
+    return std::nullopt;
+  for (rt::DeviceInfo &info : *devices)
+    if (info.name.index == index)
+      return std::move(info);
+  return std::nullopt;
+}
+
+/// Every feature driver `driver` checks.
+static std::vector<std::string> getCheckableFeatures(StringRef driver) {
+  rt::StatusOr<rt::Driver *> found = rt::getDriver(driver);
+  return found.ok() ? (*found)->getCheckableFeatures()
+                    : std::vector<std::string>();
+}
+
 VulkanTarget mlir::plaidml::resolveVulkanTarget(unsigned index) {
   VulkanTarget target;
-  rt::StatusOr<std::vector<rt::VulkanDeviceInfo>> devices =
-      rt::enumerateVulkanDevices();
-  if (devices.ok() && index < devices->size()) {
-    const rt::VulkanDeviceInfo &info = (*devices)[index];
+  std::vector<std::string> features;
+  if (std::optional<rt::DeviceInfo> info = findDevice("vulkan", index)) {
     target.description =
-        "vulkan:" + std::to_string(index) + " (" + info.name + ")";
-    target.caps = info.spirvCapabilities();
-    target.exts = info.spirvExtensions();
-    return target;
+        "vulkan:" + std::to_string(index) + " (" + info->model + ")";
+    features = info->features;
+  } else {
+    // Not on this machine: a device with every feature the runtime checks.
+    target.description = "vulkan:" + std::to_string(index) +
+                         " (not on this machine; its features are checked "
+                         "when the artifact is loaded)";
+    features = getCheckableFeatures("vulkan");
   }
-  // Not on this machine: a device with every feature the runtime checks.
-  rt::VulkanDeviceInfo everything;
-  everything.shaderFloat16 = everything.shaderFloat64 = true;
-  everything.shaderInt8 = everything.shaderInt16 = everything.shaderInt64 =
-      true;
-  everything.storageBuffer8Bit = everything.storageBuffer16Bit = true;
-  target.description = "vulkan:" + std::to_string(index) +
-                       " (not on this machine; its features are checked "
-                       "when the artifact is loaded)";
-  target.caps = everything.spirvCapabilities();
-  target.exts = everything.spirvExtensions();
+  // Extensions are named SPV_*, capabilities are not.
+  for (std::string &feature : features)
+    (StringRef(feature).starts_with("SPV_") ? target.exts : target.caps)
+        .push_back(std::move(feature));
   return target;
 }
 
 OpenCLTarget mlir::plaidml::resolveOpenCLTarget(unsigned index) {
   OpenCLTarget target;
-  rt::StatusOr<std::vector<rt::OpenCLDeviceInfo>> devices =
-      rt::enumerateOpenCLDevices();
-  if (devices.ok() && index < devices->size()) {
-    const rt::OpenCLDeviceInfo &info = (*devices)[index];
+  if (std::optional<rt::DeviceInfo> info = findDevice("opencl", index)) {
     target.description =
-        "opencl:" + std::to_string(index) + " (" + info.name + ")";
-    target.fp64 = info.fp64;
-    target.fp16 = info.fp16;
+        "opencl:" + std::to_string(index) + " (" + info->model + ")";
+    target.fp64 = info->hasFeature("cl_khr_fp64");
+    target.fp16 = info->hasFeature("cl_khr_fp16");
     return target;
   }
   target.description = "opencl:" + std::to_string(index) +
@@ -212,6 +227,10 @@ llvm::Error mlir::plaidml::bindGpuLaunchAbi(llvm::Module &module) {
   auto *table = new llvm::GlobalVariable(
       module, ptrType, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
       llvm::ConstantPointerNull::get(ptrType), abi::kTableSymbol);
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  new llvm::GlobalVariable(
+      module, i32, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantInt::get(i32, abi::kVersion), abi::kVersionSymbol);
 
   for (llvm::Function &fn : llvm::make_early_inc_range(module)) {
     if (!fn.isDeclaration() || !fn.getName().starts_with("mgpu"))
@@ -222,16 +241,24 @@ llvm::Error mlir::plaidml::bindGpuLaunchAbi(llvm::Module &module) {
           llvm::inconvertibleErrorCode(),
           "the host code calls '" + fn.getName() +
               "', which the PlaidML GPU runtime does not provide");
-    // fn(args) { return abi[slot](args); }
+    // fn(args) { t = _plaidml_gpu_abi; return t[1 + slot](t[0], args); }
     fn.setLinkage(llvm::GlobalValue::InternalLinkage);
     llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", &fn));
-    llvm::Value *functions = builder.CreateLoad(ptrType, table);
-    llvm::Value *address = builder.CreateConstInBoundsGEP1_64(
-        ptrType, functions, slot - std::begin(abi::kFunctionNames));
-    llvm::Value *callee = builder.CreateLoad(ptrType, address);
-    SmallVector<llvm::Value *> args(llvm::make_pointer_range(fn.args()));
-    llvm::CallInst *call =
-        builder.CreateCall(fn.getFunctionType(), callee, args);
+    llvm::Value *entries = builder.CreateLoad(ptrType, table);
+    llvm::Value *ctx =
+        builder.CreateLoad(ptrType, builder.CreateConstInBoundsGEP1_64(
+                                        ptrType, entries, abi::kContextIndex));
+    unsigned index = abi::getTableIndex(
+        static_cast<abi::Slot>(slot - std::begin(abi::kFunctionNames)));
+    llvm::Value *callee = builder.CreateLoad(
+        ptrType, builder.CreateConstInBoundsGEP1_64(ptrType, entries, index));
+    SmallVector<llvm::Type *> params = {ptrType};
+    llvm::append_range(params, fn.getFunctionType()->params());
+    auto *calleeType =
+        llvm::FunctionType::get(fn.getReturnType(), params, false);
+    SmallVector<llvm::Value *> args = {ctx};
+    llvm::append_range(args, llvm::make_pointer_range(fn.args()));
+    llvm::CallInst *call = builder.CreateCall(calleeType, callee, args);
     if (fn.getReturnType()->isVoidTy())
       builder.CreateRetVoid();
     else

@@ -68,7 +68,9 @@ collectSpirvRequirements(ModuleOp module);
 
 /// Rewrites the host code of a GPU artifact (GpuAbi.h): every `mgpu*`
 /// declaration becomes a stub calling through the `_plaidml_gpu_abi`
-/// table, and llvm.global_ctors/dtors become `_plaidml_gpu_load` and
+/// table with the table's context first, the module exports
+/// `_plaidml_gpu_abi_version`, and llvm.global_ctors/dtors become
+/// `_plaidml_gpu_load` and
 /// `_plaidml_gpu_unload`. Fails naming any mgpu* function outside the ABI.
 llvm::Error bindGpuLaunchAbi(llvm::Module &module);
 

@@ -1,6 +1,6 @@
 //===- TileToAffinePipeline.cpp - The spine shared by every target --------===//
 //
-// DESIGN.md section 2: every target starts from the same Tile -> affine
+// docs/Design.md section 2: every target starts from the same Tile -> affine
 // spine, and targets differ only after it. The target pipelines call this
 // builder first instead of listing the passes again.
 //

@@ -1,7 +1,7 @@
 //===- Scalar.cpp - Scalar semantics of the reference interpreter ---------===//
 //
 // Element conversions and arithmetic, written out case by case so that each
-// rule of DESIGN.md section 3 is visible: integers wrap to their width,
+// rule of docs/Design.md section 3 is visible: integers wrap to their width,
 // signed and unsigned differ in division, shifts and comparisons, floats are
 // rounded to their element type after every operation.
 //

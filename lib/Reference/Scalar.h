@@ -1,10 +1,10 @@
 //===- Scalar.h - Scalar semantics of the reference interpreter -*- C++ -*-===//
 //
 // One element of a Tile tensor read in some element type, and the
-// arithmetic of DESIGN.md section 3 on such elements: conversions, the binary
-// and unary ops, comparisons. Both the elementwise ops and tile.contract's
-// combinations and aggregations evaluate through these functions, so the two
-// cannot disagree.
+// arithmetic of docs/Design.md section 3 on such elements: conversions, the
+// binary and unary ops, comparisons. Both the elementwise ops and
+// tile.contract's combinations and aggregations evaluate through these
+// functions, so the two cannot disagree.
 //
 //===----------------------------------------------------------------------===//
 

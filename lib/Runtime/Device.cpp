@@ -1,16 +1,14 @@
-//===- Device.cpp - Device names, the default device, listing -------------===//
+//===- Device.cpp - Device names and the default device -------------------===//
 //
-// Parses "cpu" / "vulkan:N" / "opencl:N", resolves the default device from
-// PLAIDML_DEVICE or the `device = ...` line of $XDG_CONFIG_HOME/plaidml/config
-// (the file plaidml-setup writes), and lists devices: the CPU, then the
-// Vulkan physical devices, then the OpenCL devices.
+// Parses "<driver>" / "<driver>:N" against the registered drivers, and
+// resolves the default device from PLAIDML_DEVICE or the `device = ...` line
+// of $XDG_CONFIG_HOME/plaidml/config (the file plaidml-setup writes).
+// Opening and listing devices is Driver.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Runtime/Device.h"
-#include "plaidml/Runtime/HostCpu.h"
-#include "plaidml/Runtime/OpenCL.h"
-#include "plaidml/Runtime/Vulkan.h"
+#include "plaidml/Runtime/Driver.h"
 
 #include "FileUtil.h"
 
@@ -26,50 +24,45 @@
 
 using namespace plaidml::rt;
 
-const char *plaidml::rt::getDeviceKindName(DeviceKind kind) {
-  switch (kind) {
-  case DeviceKind::CPU:
-    return "cpu";
-  case DeviceKind::Vulkan:
-    return "vulkan";
-  case DeviceKind::OpenCL:
-    return "opencl";
-  }
-  return "?";
-}
-
-std::optional<DeviceKind> plaidml::rt::parseDeviceKind(std::string_view name) {
-  for (DeviceKind kind :
-       {DeviceKind::CPU, DeviceKind::Vulkan, DeviceKind::OpenCL})
-    if (name == getDeviceKindName(kind))
-      return kind;
-  return std::nullopt;
-}
-
 std::string DeviceName::str() const {
-  if (kind == DeviceKind::CPU)
-    return "cpu";
-  return std::string(getDeviceKindName(kind)) + ":" + std::to_string(index);
+  StatusOr<Driver *> found = getDriver(driver);
+  if (found.ok() && !(*found)->hasIndexedDevices())
+    return driver;
+  return driver + ":" + std::to_string(index);
 }
 
 StatusOr<DeviceName> plaidml::rt::parseDeviceName(std::string_view name) {
+  std::vector<Driver *> drivers = getDrivers();
   auto bad = [&] {
-    return Status::failure("invalid device name '" + std::string(name) +
-                           "' (expected cpu, vulkan:N or opencl:N)");
+    std::string forms;
+    for (size_t i = 0; i < drivers.size(); ++i)
+      forms += (i == 0                    ? ""
+                : i + 1 == drivers.size() ? " or "
+                                          : ", ") +
+               drivers[i]->getName() +
+               (drivers[i]->hasIndexedDevices() ? ":N" : "");
+    return Status::invalidArgument("invalid device name '" + std::string(name) +
+                                   "' (expected " + forms + ")");
   };
-  if (name == "cpu")
-    return DeviceName{DeviceKind::CPU, 0};
   size_t colon = name.find(':');
-  if (colon == std::string_view::npos)
-    return bad();
-  std::optional<DeviceKind> kind = parseDeviceKind(name.substr(0, colon));
-  std::string_view digits = name.substr(colon + 1);
-  if (!kind || *kind == DeviceKind::CPU || digits.empty() ||
-      digits.size() > 6 ||
-      digits.find_first_not_of("0123456789") != std::string_view::npos)
-    return bad();
-  return DeviceName{*kind,
-                    static_cast<unsigned>(std::stoul(std::string(digits)))};
+  std::string_view driverName = name.substr(0, colon);
+  for (Driver *driver : drivers) {
+    if (driver->getName() != driverName)
+      continue;
+    if (!driver->hasIndexedDevices())
+      return colon == std::string_view::npos
+                 ? StatusOr<DeviceName>(DeviceName{driver->getName(), 0})
+                 : StatusOr<DeviceName>(bad());
+    if (colon == std::string_view::npos)
+      return bad();
+    std::string_view digits = name.substr(colon + 1);
+    if (digits.empty() || digits.size() > 6 ||
+        digits.find_first_not_of("0123456789") != std::string_view::npos)
+      return bad();
+    return DeviceName{driver->getName(),
+                      static_cast<unsigned>(std::stoul(std::string(digits)))};
+  }
+  return bad();
 }
 
 StatusOr<std::string> plaidml::rt::getConfigFilePath() {
@@ -80,7 +73,7 @@ StatusOr<std::string> plaidml::rt::getConfigFilePath() {
   const char *home = std::getenv("HOME");
   if (home && home[0])
     return std::string(home) + "/.config/plaidml/config";
-  return Status::failure(
+  return Status::failedPrecondition(
       "cannot locate the PlaidML config file: neither XDG_CONFIG_HOME nor HOME "
       "is set");
 }
@@ -118,7 +111,8 @@ plaidml::rt::readConfigDevice(const std::string &path) {
     pos = eol == std::string::npos ? text->size() : eol + 1;
     ++lineNo;
     auto fail = [&](const std::string &what) {
-      return Status::failure(path + ":" + std::to_string(lineNo) + ": " + what);
+      return Status::invalidArgument(path + ":" + std::to_string(lineNo) +
+                                     ": " + what);
     };
     std::string content = trim(line.substr(0, line.find('#')));
     if (content.empty())
@@ -218,53 +212,4 @@ StatusOr<std::string> plaidml::rt::getDefaultDeviceName() {
   if (!device.ok())
     return device.status();
   return device->str();
-}
-
-std::vector<DeviceInfo>
-plaidml::rt::listDevices(std::vector<std::string> *notes) {
-  const HostCpu &cpu = HostCpu::get();
-  std::string description =
-      cpu.modelName.empty()
-          ? (cpu.arch.empty() ? "host CPU" : cpu.arch + " CPU")
-          : cpu.modelName;
-  description += " (" + std::to_string(cpu.numCores) +
-                 (cpu.numCores == 1 ? " core)" : " cores)");
-  std::vector<DeviceInfo> devices = {
-      DeviceInfo{DeviceName{DeviceKind::CPU, 0}, description}};
-  StatusOr<std::vector<VulkanDeviceInfo>> vulkan = enumerateVulkanDevices();
-  if (!vulkan.ok()) {
-    if (notes)
-      notes->push_back(vulkan.message());
-  } else {
-    if (vulkan->empty() && notes)
-      notes->push_back("Vulkan: no physical devices found");
-    for (const VulkanDeviceInfo &info : *vulkan)
-      devices.push_back(DeviceInfo{DeviceName{DeviceKind::Vulkan, info.index},
-                                   info.describe()});
-  }
-  StatusOr<std::vector<OpenCLDeviceInfo>> opencl = enumerateOpenCLDevices();
-  if (!opencl.ok()) {
-    if (notes)
-      notes->push_back(opencl.message());
-  } else {
-    if (opencl->empty() && notes)
-      notes->push_back("OpenCL: no devices found (no OpenCL platform, or "
-                       "platforms without devices)");
-    for (const OpenCLDeviceInfo &info : *opencl)
-      devices.push_back(DeviceInfo{DeviceName{DeviceKind::OpenCL, info.index},
-                                   info.describe()});
-  }
-  return devices;
-}
-
-Status plaidml::rt::checkDeviceAvailable(const DeviceName &device) {
-  switch (device.kind) {
-  case DeviceKind::CPU:
-    return Status::success();
-  case DeviceKind::Vulkan:
-    return VulkanDevice::get(device.index).status();
-  case DeviceKind::OpenCL:
-    return OpenCLDevice::get(device.index).status();
-  }
-  return Status::success();
 }

@@ -275,7 +275,16 @@ std::optional<HostArray> plaidml::rt::readNpy(const std::string &path,
   if (*fortran != "False")
     return fail("Fortran-ordered arrays are not supported; save with "
                 "numpy.ascontiguousarray");
-  std::string d = descr->substr(1, descr->size() > 2 ? descr->size() - 2 : 0);
+  // A quoted string and a parenthesized tuple: anything else (an empty
+  // value, say) is no .npy header, and must not reach substr() below.
+  auto enclosed = [](const std::string &value, char open, char close) {
+    return value.size() >= 2 && value.front() == open && value.back() == close;
+  };
+  if (!enclosed(*descr, '\'', '\'') && !enclosed(*descr, '"', '"'))
+    return fail("'descr' is not a quoted type string: '" + *descr + "'");
+  if (!enclosed(*shape, '(', ')'))
+    return fail("'shape' is not a tuple: '" + *shape + "'");
+  std::string d = descr->substr(1, descr->size() - 2);
   HostArray array;
   bool found = false;
   for (const DTypeInfo &i : kDTypes) {

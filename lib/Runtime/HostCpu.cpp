@@ -215,8 +215,9 @@ Status plaidml::rt::checkCpuFeatures(std::string_view arch,
     if (!flag)
       continue; // Cannot be checked.
     if (!host.hasFlag(*flag))
-      return Status::failure("artifact needs CPU feature '" +
-                             std::string(name) + "', which this machine lacks");
+      return Status::failedPrecondition("artifact needs CPU feature '" +
+                                        std::string(name) +
+                                        "', which this machine lacks");
   }
   return Status::success();
 }

@@ -107,35 +107,36 @@ StatusOr<KernelBundle> plaidml::rt::decodeKernelModule(const void *data,
   const auto *bytes = static_cast<const unsigned char *>(data);
   KernelBundle module;
   if (size == 0)
-    return Status::failure("empty kernel module");
+    return Status::invalidArgument("empty kernel module");
   if (!isKernelBundle(data, size)) {
     // DEL starts no OpenCL C program: a bundle cut inside its magic.
     if (bytes[0] == 0x7f)
-      return Status::failure(
+      return Status::invalidArgument(
           "kernel module of " + std::to_string(size) +
           " bytes starts with 0x7F but not with the kernel bundle magic "
           "0x7F 'PKB'");
     std::string_view view(static_cast<const char *>(data), size);
     if (size >= 4 && getWord(bytes) == kSpirvMagic) {
       if (std::string why = checkSpirv(view); !why.empty())
-        return Status::failure("kernel module is not SPIR-V: " + why);
+        return Status::invalidArgument("kernel module is not SPIR-V: " + why);
       module.spirv = std::string(view);
       return module;
     }
     // Single-format OpenCL C, NUL-terminated in artifacts.
     view = view.substr(0, view.find('\0'));
     if (view.empty())
-      return Status::failure("kernel module of " + std::to_string(size) +
-                             " bytes holds no OpenCL C text (it starts with "
-                             "a NUL)");
+      return Status::invalidArgument(
+          "kernel module of " + std::to_string(size) +
+          " bytes holds no OpenCL C text (it starts with "
+          "a NUL)");
     module.openclC = std::string(view);
     return module;
   }
 
   module.isBundle = true;
   auto fail = [&](const std::string &what) {
-    return Status::failure("kernel bundle of " + std::to_string(size) +
-                           " bytes: " + what);
+    return Status::invalidArgument("kernel bundle of " + std::to_string(size) +
+                                   " bytes: " + what);
   };
   if (size < kHeaderBytes)
     return fail("truncated: the header alone is " +
@@ -209,9 +210,9 @@ KernelFormatPreference::parse(std::string_view value, std::string_view name) {
   else if (value == "opencl-c")
     preference.kind = OpenCLC;
   else
-    return Status::failure(preference.origin +
-                           " is not a kernel format (expected auto, spirv or "
-                           "opencl-c)");
+    return Status::invalidArgument(
+        preference.origin + " is not a kernel format (expected auto, spirv or "
+                            "opencl-c)");
   return preference;
 }
 
@@ -234,9 +235,10 @@ StatusOr<KernelFormatChoice> plaidml::rt::chooseOpenCLKernelFormat(
     std::string asked =
         preference.origin + " asks for " + getKernelFormatName(format);
     if (!module.has(format))
-      return Status::failure(asked + ", but " + name + " has none" + note);
+      return Status::failedPrecondition(asked + ", but " + name + " has none" +
+                                        note);
     if (format == KernelFormat::SPIRV && !deviceTakesSpirv)
-      return Status::failure(asked + ", but " + noSpirv);
+      return Status::failedPrecondition(asked + ", but " + noSpirv);
     return KernelFormatChoice{format, "forced by " + preference.origin};
   }
   if (module.spirv && deviceTakesSpirv)
@@ -253,5 +255,6 @@ StatusOr<KernelFormatChoice> plaidml::rt::chooseOpenCLKernelFormat(
                               module.note.empty() ? "the module has no SPIR-V"
                                                   : module.note};
   }
-  return Status::failure(name + " has only SPIR-V" + note + ", but " + noSpirv);
+  return Status::failedPrecondition(name + " has only SPIR-V" + note +
+                                    ", but " + noSpirv);
 }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Runtime/Manifest.h"
+#include "plaidml/Runtime/Driver.h"
 
 #include <map>
 
@@ -101,7 +102,8 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
   Manifest manifest;
   unsigned lineNo = 0;
   auto fail = [&](const std::string &what) {
-    return Status::failure("line " + std::to_string(lineNo) + ": " + what);
+    return Status::invalidArgument("line " + std::to_string(lineNo) + ": " +
+                                   what);
   };
 
   bool sawEnd = false, sawDevice = false;
@@ -207,11 +209,18 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
       } else if (keyword == "cpu") {
         manifest.cpu = value;
       } else {
-        std::optional<DeviceKind> kind = parseDeviceKind(value);
-        if (!kind)
-          return fail("unknown device kind " + quote(value) +
-                      " (expected cpu, vulkan or opencl)");
-        manifest.device = *kind;
+        if (!getDriver(value).ok()) {
+          std::vector<Driver *> drivers = getDrivers();
+          std::string names;
+          for (size_t i = 0; i < drivers.size(); ++i)
+            names += (i == 0                    ? ""
+                      : i + 1 == drivers.size() ? " or "
+                                                : ", ") +
+                     drivers[i]->getName();
+          return fail("unknown device kind " + quote(value) + " (expected " +
+                      names + ")");
+        }
+        manifest.device = value;
         sawDevice = true;
       }
       continue;
@@ -282,8 +291,8 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
   if (!sawEnd)
     return fail("manifest ends without 'end' (truncated?)");
   if (!sawDevice)
-    return Status::failure("manifest has no 'device' line");
+    return Status::invalidArgument("manifest has no 'device' line");
   if (manifest.entries.empty())
-    return Status::failure("manifest declares no entry point");
+    return Status::invalidArgument("manifest declares no entry point");
   return manifest;
 }

@@ -1,65 +1,67 @@
 //===- Program.cpp - Loading and running compiled artifacts ---------------===//
 //
-// dlopen()s an artifact with RTLD_NOW | RTLD_LOCAL (every undefined symbol is
-// resolved up front, nothing leaks into the global namespace), reads and
-// checks its manifest, resolves each entry's wrapper, and calls wrappers on
-// 64-byte aligned buffers. The library stays open as long as the Program or
-// any Invocation made from it exists.
+// Reads an artifact, validates its bytes (ELF structure and manifest,
+// ArtifactValidation.h), dlopen()s those bytes with RTLD_NOW | RTLD_LOCAL
+// (every undefined symbol is resolved up front, nothing leaks into the
+// global namespace), checks its manifest, resolves each entry's wrapper, opens
+// the device and has its driver make an Executable of the artifact; invocations
+// hold buffers of that device. Nothing here depends on the kind of device. The
+// library stays open as long as the Program or any Invocation made from it
+// exists.
 //
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Runtime/Program.h"
 
-#include "GpuProgram.h"
+#include "plaidml/Runtime/ArtifactValidation.h"
+#include "plaidml/Runtime/Driver.h"
+
+#include "FileUtil.h"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
 #include <dlfcn.h>
-#if defined(__GLIBC__)
-#include <link.h>
-#endif
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace plaidml::rt;
 
 namespace plaidml::rt {
 class LoadedLibrary {
 public:
-  LoadedLibrary(std::string path, void *handle)
-      : path(std::move(path)), handle(handle) {}
+  LoadedLibrary(std::string path, void *handle) {
+    library.path = std::move(path);
+    library.handle = handle;
+  }
   LoadedLibrary(const LoadedLibrary &) = delete;
   LoadedLibrary &operator=(const LoadedLibrary &) = delete;
   ~LoadedLibrary() {
-    // The kernel modules are unloaded by code in the library.
-    gpu.reset();
-    if (handle)
-      dlclose(handle);
+    // A GPU executable unloads its kernel modules with code in the library.
+    executable.reset();
+    if (library.handle)
+      dlclose(library.handle);
+    if (fd >= 0) {
+      // The loader may keep the library after dlclose (NODELETE), still
+      // known by the name /proc/self/fd/N: then N stays open, or the next
+      // artifact given descriptor N would get this library from dlopen.
+      std::string name = "/proc/self/fd/" + std::to_string(fd);
+      if (void *kept = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD))
+        dlclose(kept);
+      else
+        close(fd);
+    }
   }
 
-  std::string path;
-  void *handle;
+  /// What the driver sees: path, handle, manifest, entry functions.
+  ExecutableLibrary library;
   Manifest manifest;
-  std::vector<EntryFunction> functions; // parallel to manifest.entries
-  /// The device side of a GPU artifact; null for the CPU.
-  std::unique_ptr<GpuProgram> gpu;
-};
-
-/// Device buffers of an Invocation on a GPU, freed with it.
-class DeviceBuffers {
-public:
-  explicit DeviceBuffers(GpuProgram &program) : program(program) {}
-  DeviceBuffers(const DeviceBuffers &) = delete;
-  DeviceBuffers &operator=(const DeviceBuffers &) = delete;
-  ~DeviceBuffers() {
-    for (void *handle : handles)
-      program.release(handle);
-  }
-
-  GpuProgram &program;
-  std::vector<void *> handles;
-  std::vector<size_t> sizes;
+  std::shared_ptr<Device> device;
+  std::unique_ptr<Executable> executable;
+  /// The in-memory file the library was loaded from, or -1.
+  int fd = -1;
 };
 } // namespace plaidml::rt
 
@@ -94,13 +96,14 @@ StatusOr<AlignedBuffer> AlignedBuffer::allocate(size_t size,
                              : (size + kBufferAlignment - 1) /
                                    kBufferAlignment * kBufferAlignment;
   if (rounded < size)
-    return Status::failure("out of memory: " + what + " needs " +
-                           std::to_string(size) + " bytes");
+    return Status::resourceExhausted("out of memory: " + what + " needs " +
+                                     std::to_string(size) + " bytes");
   AlignedBuffer buffer;
   buffer.ptr = std::aligned_alloc(kBufferAlignment, rounded);
   if (!buffer.ptr)
-    return Status::failure("out of memory: cannot allocate " +
-                           std::to_string(size) + " bytes for " + what);
+    return Status::resourceExhausted("out of memory: cannot allocate " +
+                                     std::to_string(size) + " bytes for " +
+                                     what);
   std::memset(buffer.ptr, 0, rounded);
   buffer.bytes = size;
   return buffer;
@@ -110,36 +113,74 @@ StatusOr<AlignedBuffer> AlignedBuffer::allocate(size_t size,
 // Program
 //===----------------------------------------------------------------------===//
 
-const std::string &Program::getPath() const { return library->path; }
+const std::string &Program::getPath() const { return library->library.path; }
 
 const Manifest &Program::getManifest() const { return library->manifest; }
 
+Device &Program::getDevice() const { return *library->device; }
+
 std::vector<std::string> Program::describeKernelModules() const {
-  return library->gpu ? library->gpu->describeModules()
-                      : std::vector<std::string>();
+  return library->executable->describe();
 }
 
 StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
                                                  const LoadOptions &options) {
-  auto fail = [&](const std::string &why) {
-    return Status::failure("cannot load artifact '" + path + "': " + why);
+  auto fail = [&](StatusCode code, const std::string &why) {
+    return Status(code, "cannot load artifact '" + path + "': " + why);
   };
   struct stat st;
   if (stat(path.c_str(), &st) != 0)
-    return fail(std::strerror(errno));
+    return fail(Status::codeOfErrno(errno), std::strerror(errno));
   if (S_ISDIR(st.st_mode))
-    return fail("it is a directory");
+    return fail(StatusCode::InvalidArgument, "it is a directory");
+  std::string bytes, why;
+  if (!detail::readWholeFile(path, bytes, why))
+    return fail(Status::codeOfErrno(errno), why);
+  // dlopen trusts what it maps: a truncated or corrupted file must be an
+  // error here, never a crash inside the loader.
+  StatusOr<Manifest> manifest = validateArtifact(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
+  if (!manifest.ok())
+    return fail(manifest.code(), manifest.message());
 
-  // Without a '/', dlopen would search the library path instead of the
-  // current directory.
+  // The bytes read are what is loaded, from a private in-memory file: every
+  // Program gets its own instance of the library (its own globals, such as
+  // a GPU artifact's ABI table and kernel module handles, even when the same
+  // file is loaded twice), and the file cannot change between reading and
+  // loading. Where memfd_create is missing, the file itself is opened.
   std::string openPath =
       path.find('/') == std::string::npos ? "./" + path : path;
+  int fd = -1;
+#if defined(MFD_CLOEXEC)
+  fd = memfd_create("plaidml-artifact", MFD_CLOEXEC);
+#endif
+  if (fd >= 0) {
+    size_t written = 0;
+    while (written < bytes.size()) {
+      ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR)
+          continue;
+        int err = errno;
+        close(fd);
+        return fail(StatusCode::ResourceExhausted,
+                    "cannot copy it to memory: " +
+                        std::string(std::strerror(err)));
+      }
+      written += static_cast<size_t>(n);
+    }
+    openPath = "/proc/self/fd/" + std::to_string(fd);
+  }
+  // The loader knows libraries by name too: the descriptor stays open
+  // while the library is loaded, so that no other artifact gets its name.
   dlerror();
   void *handle = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle && fd >= 0)
+    close(fd);
   if (!handle) {
     // dlerror() starts with the path, which the message already names.
     const char *err = dlerror();
-    std::string why = err ? err : "dlopen failed";
+    why = err ? err : "dlopen failed";
     if (why.compare(0, openPath.size() + 2, openPath + ": ") == 0)
       why.erase(0, openPath.size() + 2);
     // "libX.so.N: cannot open shared object file: ...": a library the
@@ -150,79 +191,62 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
       std::string message =
           "it needs " + needed + ", which the dynamic loader cannot find";
       if (needed.rfind("libomp.so", 0) == 0)
-        return fail(message +
-                    ": it is the OpenMP runtime, which code compiled for "
-                    "more than one thread uses; install it (Debian: "
-                    "libomp5), or compile with --threads 1");
-      return fail(message + " (not in the artifact's runpath, "
+        return fail(StatusCode::FailedPrecondition,
+                    message +
+                        ": it is the OpenMP runtime, which code compiled for "
+                        "more than one thread uses; install it (Debian: "
+                        "libomp5), or compile with --threads 1");
+      return fail(StatusCode::FailedPrecondition,
+                  message + " (not in the artifact's runpath, "
                             "LD_LIBRARY_PATH or the system library "
                             "directories)");
     }
-    return fail(why);
+    return fail(StatusCode::InvalidArgument, why);
   }
   auto library = std::make_shared<LoadedLibrary>(path, handle);
+  library->fd = fd;
 
-  // The manifest: a null-terminated char array.
-  void *sym = dlsym(handle, "plaidml_manifest");
-  if (!sym)
-    return fail("not a PlaidML artifact: no 'plaidml_manifest' symbol");
-  const char *chars = static_cast<const char *>(sym);
-  size_t length = 0;
-  bool bounded = false;
-#if defined(__GLIBC__)
-  // The symbol's size (when the ELF symbol table records it) bounds the
-  // string, so a manifest without its NUL is an error, not a read overrun.
-  Dl_info info;
-  void *symEntry = nullptr;
-  if (dladdr1(sym, &info, &symEntry, RTLD_DL_SYMENT) && symEntry) {
-    const auto *elfSym = static_cast<const ElfW(Sym) *>(symEntry);
-    if (elfSym->st_size > 0) {
-      length = strnlen(chars, elfSym->st_size);
-      if (length == elfSym->st_size)
-        return fail("'plaidml_manifest' is not null-terminated");
-      bounded = true;
-    }
-  }
-#endif
-  if (!bounded)
-    length = std::strlen(chars);
-  StatusOr<Manifest> manifest =
-      Manifest::parse(std::string_view(chars, length));
-  if (!manifest.ok())
-    return fail("bad manifest: " + manifest.message());
+  // The manifest, read and checked from the bytes that were loaded.
   library->manifest = std::move(*manifest);
+  library->library.manifest = &library->manifest;
   const Manifest &m = library->manifest;
 
-  if (m.device != options.device.kind)
-    return fail(std::string("compiled for device kind '") +
-                getDeviceKindName(m.device) + "', not for device '" +
-                options.device.str() + "'");
+  if (m.device != options.device.driver)
+    return fail(StatusCode::FailedPrecondition,
+                "compiled for device kind '" + m.device +
+                    "', not for device '" + options.device.str() + "'");
 
   const HostCpu &host = options.hostCpu ? *options.hostCpu : HostCpu::get();
   std::string arch = m.getArch().empty() ? host.arch : m.getArch();
   if (!m.triple.empty() && !host.arch.empty() && arch != host.arch &&
       !(arch == "x86_64" && host.arch == "amd64"))
-    return fail("compiled for '" + m.triple + "', but this machine is " +
-                host.arch);
+    return fail(StatusCode::FailedPrecondition, "compiled for '" + m.triple +
+                                                    "', but this machine is " +
+                                                    host.arch);
   if (Status s = checkCpuFeatures(arch, m.features, host); !s.ok())
-    return fail(s.message() +
-                (m.cpu.empty() ? "" : " (compiled for CPU '" + m.cpu + "')"));
+    return fail(s.code(),
+                s.message() + (m.cpu.empty()
+                                   ? ""
+                                   : " (compiled for CPU '" + m.cpu + "')"));
 
   for (const EntrySpec &entry : m.entries) {
     void *fn = dlsym(handle, entry.symbol.c_str());
     if (!fn)
-      return fail("entry '" + entry.name + "': symbol '" + entry.symbol +
-                  "' not found");
-    library->functions.push_back(reinterpret_cast<EntryFunction>(fn));
+      return fail(StatusCode::InvalidArgument,
+                  "entry '" + entry.name + "': symbol '" + entry.symbol +
+                      "' not found");
+    library->library.functions.push_back(reinterpret_cast<EntryFunction>(fn));
   }
 
-  if (options.device.kind != DeviceKind::CPU) {
-    StatusOr<std::unique_ptr<GpuProgram>> gpu = GpuProgram::attach(
-        handle, m, options.device, options.openclKernelFormat);
-    if (!gpu.ok())
-      return fail(gpu.message());
-    library->gpu = std::move(*gpu);
-  }
+  StatusOr<std::shared_ptr<Device>> device = openDevice(options.device);
+  if (!device.ok())
+    return fail(device.code(), device.message());
+  library->device = std::move(*device);
+  StatusOr<std::unique_ptr<Executable>> executable =
+      library->device->loadExecutable(library->library, options.driverOptions);
+  if (!executable.ok())
+    return fail(executable.code(), executable.message());
+  library->executable = std::move(*executable);
 
   std::unique_ptr<Program> program(new Program());
   program->library = std::move(library);
@@ -237,26 +261,27 @@ StatusOr<const EntrySpec *> Program::getEntry(std::string_view name) const {
   if (name.empty()) {
     if (m.entries.size() == 1)
       return &m.entries.front();
-    return Status::failure("artifact '" + getPath() + "' has " +
-                           std::to_string(m.entries.size()) +
-                           " entry points (" + names + "); name one");
+    return Status::invalidArgument("artifact '" + getPath() + "' has " +
+                                   std::to_string(m.entries.size()) +
+                                   " entry points (" + names + "); name one");
   }
   if (const EntrySpec *entry = m.findEntry(name))
     return entry;
-  return Status::failure("artifact '" + getPath() + "' has no entry point '" +
-                         std::string(name) + "' (it has: " + names + ")");
+  return Status::notFound("artifact '" + getPath() + "' has no entry point '" +
+                          std::string(name) + "' (it has: " + names + ")");
 }
 
 namespace {
 Status checkInput(const TensorSpec &spec, const HostArray &array) {
   if (!spec.matches(array))
-    return Status::failure("input '" + spec.name + "' must be " +
-                           spec.describe() + ", got " + array.describe());
+    return Status::invalidArgument("input '" + spec.name + "' must be " +
+                                   spec.describe() + ", got " +
+                                   array.describe());
   if (array.bytes.size() != spec.getByteSize())
-    return Status::failure("input '" + spec.name + "' (" + spec.describe() +
-                           ") needs " + std::to_string(spec.getByteSize()) +
-                           " bytes of data, got " +
-                           std::to_string(array.bytes.size()));
+    return Status::invalidArgument(
+        "input '" + spec.name + "' (" + spec.describe() + ") needs " +
+        std::to_string(spec.getByteSize()) + " bytes of data, got " +
+        std::to_string(array.bytes.size()));
   return Status::success();
 }
 } // namespace
@@ -269,10 +294,11 @@ Program::prepare(std::string_view entryName,
     return found.status();
   const EntrySpec &entry = **found;
   if (inputs.size() != entry.inputs.size())
-    return Status::failure("entry '" + entry.name + "' takes " +
-                           std::to_string(entry.inputs.size()) +
-                           (entry.inputs.size() == 1 ? " input" : " inputs") +
-                           ", got " + std::to_string(inputs.size()));
+    return Status::invalidArgument(
+        "entry '" + entry.name + "' takes " +
+        std::to_string(entry.inputs.size()) +
+        (entry.inputs.size() == 1 ? " input" : " inputs") + ", got " +
+        std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (Status s = checkInput(entry.inputs[i], inputs[i]); !s.ok())
       return s;
@@ -280,60 +306,68 @@ Program::prepare(std::string_view entryName,
   Invocation inv;
   inv.library = library;
   inv.entry = &entry;
-  inv.function = library->functions[&entry - &getManifest().entries.front()];
-  if (library->gpu) {
-    // Device buffers; the inputs are copied in now, so execute() runs the
-    // kernels alone.
-    GpuProgram &gpu = *library->gpu;
-    inv.device = std::make_shared<DeviceBuffers>(gpu);
-    auto add = [&](const TensorSpec &spec, const std::string &role,
-                   const HostArray *data) -> Status {
-      StatusOr<void *> handle =
-          gpu.allocate(spec.getByteSize(), role + " '" + spec.name + "'");
-      if (!handle.ok())
-        return handle.status();
-      inv.device->handles.push_back(*handle);
-      inv.device->sizes.push_back(spec.getByteSize());
-      if (data && !data->bytes.empty())
-        return gpu.upload(*handle, data->bytes.data(), data->bytes.size());
-      return Status::success();
-    };
-    for (size_t i = 0; i < inputs.size(); ++i)
-      if (Status s = add(entry.inputs[i], "input", &inputs[i]); !s.ok())
-        return s;
-    for (const TensorSpec &output : entry.outputs)
-      if (Status s = add(output, "output", nullptr); !s.ok())
-        return s;
-    inv.pointers = inv.device->handles;
-    if (inv.pointers.empty())
-      inv.pointers.push_back(nullptr);
-    if (Status s = gpu.synchronize(); !s.ok())
+  inv.entryIndex = static_cast<size_t>(&entry - &getManifest().entries.front());
+  // The inputs are written now, so execute() runs the entry alone.
+  Device &device = *library->device;
+  auto add = [&](const TensorSpec &spec, const std::string &role,
+                 const HostArray *data) -> Status {
+    std::string what = role + " '" + spec.name + "'";
+    StatusOr<std::unique_ptr<Buffer>> buffer =
+        device.allocateBuffer(spec.getByteSize());
+    if (!buffer.ok())
+      return buffer.status().withContext(what);
+    if (data && !data->bytes.empty())
+      if (Status s =
+              device.write(**buffer, 0, data->bytes.data(), data->bytes.size());
+          !s.ok())
+        return s.withContext(what);
+    inv.buffers.push_back(std::move(*buffer));
+    return Status::success();
+  };
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Status s = add(entry.inputs[i], "input", &inputs[i]); !s.ok())
       return s;
-    return inv;
-  }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    StatusOr<AlignedBuffer> buffer = AlignedBuffer::allocate(
-        inputs[i].bytes.size(), "input '" + entry.inputs[i].name + "'");
-    if (!buffer.ok())
-      return buffer.status();
-    if (!inputs[i].bytes.empty())
-      std::memcpy(buffer->data(), inputs[i].bytes.data(),
-                  inputs[i].bytes.size());
-    inv.buffers.push_back(std::move(*buffer));
-  }
-  for (const TensorSpec &output : entry.outputs) {
-    StatusOr<AlignedBuffer> buffer = AlignedBuffer::allocate(
-        output.getByteSize(), "output '" + output.name + "'");
-    if (!buffer.ok())
-      return buffer.status();
-    inv.buffers.push_back(std::move(*buffer));
-  }
-  for (const AlignedBuffer &buffer : inv.buffers)
-    inv.pointers.push_back(buffer.data());
-  // The entry reads buffers[] even when there are none; give it storage.
-  if (inv.pointers.empty())
-    inv.pointers.push_back(nullptr);
+  for (const TensorSpec &output : entry.outputs)
+    if (Status s = add(output, "output", nullptr); !s.ok())
+      return s;
+  if (Status s = device.synchronize(); !s.ok())
+    return s;
   return inv;
+}
+
+Status Program::execute(std::string_view entryName,
+                        const std::vector<Buffer *> &buffers) const {
+  StatusOr<const EntrySpec *> found = getEntry(entryName);
+  if (!found.ok())
+    return found.status();
+  const EntrySpec &entry = **found;
+  size_t expected = entry.inputs.size() + entry.outputs.size();
+  if (buffers.size() != expected)
+    return Status::invalidArgument("entry '" + entry.name + "' takes " +
+                                   std::to_string(expected) +
+                                   " buffers (inputs, then outputs), got " +
+                                   std::to_string(buffers.size()));
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const TensorSpec &spec = i < entry.inputs.size()
+                                 ? entry.inputs[i]
+                                 : entry.outputs[i - entry.inputs.size()];
+    if (!buffers[i])
+      return Status::invalidArgument("buffer " + std::to_string(i) +
+                                     " of entry '" + entry.name + "' is null");
+    if (&buffers[i]->getDevice() != library->device.get())
+      return Status::invalidArgument(
+          "buffer " + std::to_string(i) + " ('" + spec.name +
+          "') is a buffer of " + buffers[i]->getDevice().getLabel() +
+          ", but the program runs on " + library->device->getLabel());
+    if (buffers[i]->size() != spec.getByteSize())
+      return Status::invalidArgument(
+          "buffer " + std::to_string(i) + " ('" + spec.name + "', " +
+          spec.describe() + ") must have " +
+          std::to_string(spec.getByteSize()) + " bytes, it has " +
+          std::to_string(buffers[i]->size()));
+  }
+  size_t index = static_cast<size_t>(&entry - &getManifest().entries.front());
+  return library->executable->call(index, buffers);
 }
 
 StatusOr<std::vector<HostArray>>
@@ -353,44 +387,39 @@ Program::run(std::string_view entryName,
 
 Status Invocation::setInput(size_t index, const HostArray &array) {
   if (index >= entry->inputs.size())
-    return Status::failure("entry '" + entry->name + "' has no input #" +
-                           std::to_string(index) + " (it takes " +
-                           std::to_string(entry->inputs.size()) + ")");
+    return Status::outOfRange("entry '" + entry->name + "' has no input #" +
+                              std::to_string(index) + " (it takes " +
+                              std::to_string(entry->inputs.size()) + ")");
   if (Status s = checkInput(entry->inputs[index], array); !s.ok())
     return s;
   if (array.bytes.empty())
     return Status::success();
-  if (device)
-    return device->program.upload(device->handles[index], array.bytes.data(),
-                                  array.bytes.size());
-  std::memcpy(buffers[index].data(), array.bytes.data(), array.bytes.size());
-  return Status::success();
+  return library->device->write(*buffers[index], 0, array.bytes.data(),
+                                array.bytes.size());
 }
 
 Status Invocation::execute() {
-  if (device)
-    return device->program.call(function, pointers.data());
-  function(pointers.data());
-  return Status::success();
+  std::vector<Buffer *> bound;
+  for (const std::unique_ptr<Buffer> &buffer : buffers)
+    bound.push_back(buffer.get());
+  return library->executable->call(entryIndex, bound);
 }
 
 StatusOr<HostArray> Invocation::getOutput(size_t index) const {
+  if (index >= entry->outputs.size())
+    return Status::outOfRange("entry '" + entry->name + "' has no output #" +
+                              std::to_string(index) + " (it has " +
+                              std::to_string(entry->outputs.size()) + ")");
   const TensorSpec &spec = entry->outputs[index];
-  size_t slot = entry->inputs.size() + index;
+  const Buffer &buffer = *buffers[entry->inputs.size() + index];
   HostArray array;
   array.dtype = spec.dtype;
   array.shape = spec.shape;
-  if (device) {
-    array.bytes.resize(device->sizes[slot]);
-    if (Status s = device->program.download(
-            device->handles[slot], array.bytes.data(), array.bytes.size());
-        !s.ok())
-      return s.withContext("output '" + spec.name + "'");
-    return array;
-  }
-  const AlignedBuffer &buffer = buffers[slot];
-  const auto *data = static_cast<const uint8_t *>(buffer.data());
-  array.bytes.assign(data, data + buffer.size());
+  array.bytes.resize(buffer.size());
+  if (Status s = library->device->read(buffer, 0, array.bytes.data(),
+                                       array.bytes.size());
+      !s.ok())
+    return s.withContext("output '" + spec.name + "'");
   return array;
 }
 

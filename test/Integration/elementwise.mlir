@@ -1,4 +1,4 @@
-// Elementwise semantics of DESIGN.md section 3 on every device (the
+// Elementwise semantics of docs/Design.md section 3 on every device (the
 // reference interpreter and the CPU, also compiled for two threads):
 // integer division and shifts by signedness, wrapping, promotion with
 // broadcasting, float rounding to f16/bf16, NaN comparisons, casts, and the

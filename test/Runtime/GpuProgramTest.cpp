@@ -8,20 +8,23 @@
 // of a launch reported as a message naming the device and the kernel. On
 // OpenCL also the kernel bundle (SPIR-V and OpenCL C of one kernel): the
 // format chosen for opencl:0 and why, the format forced by LoadOptions or
-// PLAIDML_OPENCL_KERNEL_FORMAT, and a truncated bundle. Skips without the
-// device (or without Inputs/add.spv and add-opencl.spv, which need
+// PLAIDML_OPENCL_KERNEL_FORMAT, and a truncated bundle. Also two programs
+// called from two threads, and artifacts of another launch ABI version. Skips
+// without the device (or without Inputs/add.spv and add-opencl.spv, which need
 // spirv-as).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
 
+#include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/KernelBundle.h"
-#include "plaidml/Runtime/OpenCL.h"
 #include "plaidml/Runtime/Program.h"
-#include "plaidml/Runtime/Vulkan.h"
 
 #include <gtest/gtest.h>
+
+#include <functional>
+#include <thread>
 
 using namespace plaidml::rt;
 using plaidml::rt::test::makeF32;
@@ -43,10 +46,10 @@ struct Target {
   /// The kernel's name (OpenCL kernels cannot be called main).
   std::string kernel;
 };
-const Target vulkan0{FAKE_GPU_ARTIFACT_GOOD, {DeviceKind::Vulkan, 0}, "main"};
-const Target opencl0{FAKE_GPU_ARTIFACT_OPENCL, {DeviceKind::OpenCL, 0}, "add"};
+const Target vulkan0{FAKE_GPU_ARTIFACT_GOOD, {"vulkan", 0}, "main"};
+const Target opencl0{FAKE_GPU_ARTIFACT_OPENCL, {"opencl", 0}, "add"};
 const Target openclBundle{
-    FAKE_GPU_ARTIFACT_OPENCL_BUNDLE, {DeviceKind::OpenCL, 0}, "add"};
+    FAKE_GPU_ARTIFACT_OPENCL_BUNDLE, {"opencl", 0}, "add"};
 
 #define SKIP_WITHOUT_OPENCL_SPV()                                              \
   do {                                                                         \
@@ -60,7 +63,8 @@ std::unique_ptr<Program> load(const Target &target,
                               const std::string &openclKernelFormat = "") {
   LoadOptions options;
   options.device = target.device;
-  options.openclKernelFormat = openclKernelFormat;
+  if (!openclKernelFormat.empty())
+    options.driverOptions["kernel-format"] = openclKernelFormat;
   StatusOr<std::unique_ptr<Program>> program =
       Program::load(target.artifact, options);
   EXPECT_TRUE(program.ok()) << program.message();
@@ -79,20 +83,22 @@ std::string runError(const Target &target, const std::string &entry) {
 std::string loadError(const char *artifact,
                       const std::string &openclKernelFormat = "") {
   LoadOptions options;
-  options.device = {DeviceKind::OpenCL, 0};
-  options.openclKernelFormat = openclKernelFormat;
+  options.device = {"opencl", 0};
+  if (!openclKernelFormat.empty())
+    options.driverOptions["kernel-format"] = openclKernelFormat;
   StatusOr<std::unique_ptr<Program>> program = Program::load(artifact, options);
   return program.ok() ? "(loaded)" : program.message();
 }
 
 /// "opencl:0 (<name>)", and whether that device takes SPIR-V.
 std::string opencl0Label(bool &takesSpirv) {
-  StatusOr<std::shared_ptr<OpenCLDevice>> device = OpenCLDevice::get(0);
+  StatusOr<std::shared_ptr<Device>> device =
+      openDevice(DeviceName{"opencl", 0});
   EXPECT_TRUE(device.ok()) << device.message();
   if (!device.ok())
     return "";
-  takesSpirv = (*device)->info().takesSpirv();
-  return (*device)->label();
+  takesSpirv = (*device)->getInfo().hasFeature("spirv");
+  return (*device)->getLabel();
 }
 
 void checkDependentKernels(const Target &target,
@@ -108,8 +114,10 @@ void checkDependentKernels(const Target &target,
   StatusOr<Invocation> inv =
       program->prepare("add", {makeF32({100}, a), makeF32({100}, b)});
   ASSERT_TRUE(inv.ok()) << inv.message();
-  // No host buffers: they live on the device.
-  EXPECT_TRUE(inv->getBuffers().empty());
+  // Buffers of the device, not of the host.
+  ASSERT_EQ(inv->getBuffers().size(), 3u);
+  for (const std::unique_ptr<Buffer> &buffer : inv->getBuffers())
+    EXPECT_EQ(&buffer->getDevice(), &program->getDevice());
   for (int run = 0; run < 3; ++run) {
     Status status = inv->execute();
     ASSERT_TRUE(status.ok()) << status.message();
@@ -222,7 +230,7 @@ TEST(GpuProgram, OpenCLForcedKernelFormats) {
   EXPECT_EQ(program->describeKernelModules(),
             std::vector<std::string>{
                 label + ": kernel module 'add': OpenCL C (forced by "
-                        "LoadOptions::openclKernelFormat=opencl-c)"});
+                        "kernel-format=opencl-c)"});
   checkDependentKernels(openclBundle, "opencl-c");
   // SPIR-V, which PoCL cannot build: an error naming the device.
   if (takesSpirv)
@@ -230,7 +238,7 @@ TEST(GpuProgram, OpenCLForcedKernelFormats) {
   else
     EXPECT_EQ(loadError(FAKE_GPU_ARTIFACT_OPENCL_BUNDLE, "spirv"),
               prefix +
-                  "kernel module 0: LoadOptions::openclKernelFormat=spirv "
+                  "kernel module 0: kernel-format=spirv "
                   "asks for SPIR-V, but " +
                   label +
                   " takes no SPIR-V (no SPIR-V in its CL_DEVICE_IL_VERSION, "
@@ -239,11 +247,11 @@ TEST(GpuProgram, OpenCLForcedKernelFormats) {
   EXPECT_EQ(loadError(FAKE_GPU_ARTIFACT_OPENCL, "spirv"),
             std::string("cannot load artifact '") + FAKE_GPU_ARTIFACT_OPENCL +
                 "': " + label +
-                ": kernel module 0: LoadOptions::openclKernelFormat=spirv "
+                ": kernel module 0: kernel-format=spirv "
                 "asks for SPIR-V, but the kernel module has none");
   EXPECT_EQ(loadError(FAKE_GPU_ARTIFACT_OPENCL, "ptx"),
             std::string("cannot load artifact '") + FAKE_GPU_ARTIFACT_OPENCL +
-                "': LoadOptions::openclKernelFormat=ptx is not a kernel "
+                "': kernel-format=ptx is not a kernel "
                 "format (expected auto, spirv or opencl-c)");
 
   // The environment variable, unless LoadOptions says otherwise.
@@ -317,9 +325,65 @@ TEST(GpuProgram, RequirementsAreCheckedAtLoad) {
       << program.message();
 }
 
+/// Two programs of one artifact on one device, each with its own ABI table
+/// and context, called from two threads at once: each call finds its own
+/// program (no thread-local or global state) and gets its own result.
+TEST(GpuProgram, TwoProgramsOnTwoThreads) {
+  SKIP_WITHOUT_GPU();
+  std::unique_ptr<Program> first = load(vulkan0);
+  std::unique_ptr<Program> second = load(vulkan0);
+  ASSERT_TRUE(first && second);
+  auto work = [](const Program &program, float scale, std::string &error) {
+    std::vector<float> a(100), b(100, scale), want(100);
+    for (int i = 0; i < 100; ++i) {
+      a[i] = static_cast<float>(i);
+      want[i] = 2 * a[i] + scale;
+    }
+    for (int run = 0; run < 10 && error.empty(); ++run) {
+      StatusOr<std::vector<HostArray>> out =
+          program.run("add", {makeF32({100}, a), makeF32({100}, b)});
+      if (!out.ok())
+        error = out.message();
+      else if (toF32((*out)[0]) != want)
+        error = "wrong result in run " + std::to_string(run) +
+                ": c[1] = " + std::to_string(toF32((*out)[0])[1]);
+    }
+  };
+  std::string error1, error2;
+  std::thread t1(work, std::cref(*first), 1.0f, std::ref(error1));
+  std::thread t2(work, std::cref(*second), 7.0f, std::ref(error2));
+  t1.join();
+  t2.join();
+  EXPECT_EQ(error1, "");
+  EXPECT_EQ(error2, "");
+}
+
+/// Artifacts of another launch ABI version are refused by name.
+TEST(GpuProgram, LaunchAbiVersionIsChecked) {
+  SKIP_WITHOUT_GPU();
+  LoadOptions options;
+  options.device = {"vulkan", 0};
+  StatusOr<std::unique_ptr<Program>> v3 =
+      Program::load(FAKE_GPU_ARTIFACT_ABI_V3, options);
+  ASSERT_FALSE(v3.ok());
+  EXPECT_EQ(v3.message(), std::string("cannot load artifact '") +
+                              FAKE_GPU_ARTIFACT_ABI_V3 +
+                              "': the artifact uses GPU launch ABI version 3, "
+                              "but this runtime implements version 2; "
+                              "compile it again");
+  StatusOr<std::unique_ptr<Program>> v1 =
+      Program::load(FAKE_GPU_ARTIFACT_ABI_V1, options);
+  ASSERT_FALSE(v1.ok());
+  EXPECT_EQ(v1.message(),
+            std::string("cannot load artifact '") + FAKE_GPU_ARTIFACT_ABI_V1 +
+                "': the artifact uses GPU launch ABI version 1 (it exports "
+                "no '_plaidml_gpu_abi_version'), but this runtime implements "
+                "version 2; compile it again");
+}
+
 TEST(GpuProgram, NoSuchDevice) {
   LoadOptions options;
-  options.device = {DeviceKind::Vulkan, 99};
+  options.device = {"vulkan", 99};
   StatusOr<std::unique_ptr<Program>> program =
       Program::load(FAKE_GPU_ARTIFACT_GOOD, options);
   ASSERT_FALSE(program.ok());

@@ -250,6 +250,34 @@ TEST(Npy, BadFiles) {
   EXPECT_NE(error.find("too many elements"), std::string::npos) << error;
 }
 
+// Found by npy-fuzzer (test/Fuzz/Seeds/npy/crash-empty-descr.npy): header
+// values that are empty or of the wrong kind used to reach std::string::substr
+// out of range, which aborts the process (the runtime has no exceptions).
+TEST(Npy, MalformedHeaderValues) {
+  TempDir dir;
+  std::string f32x1(4, '\0');
+  struct Case {
+    const char *dict, *error;
+  } cases[] = {
+      {"{'descr': , 'fortran_order': False, 'shape': (1,), }",
+       "'descr' is not a quoted type string: ''"},
+      {"{'descr': ', 'fortran_order': False, 'shape': (1,), }",
+       "'descr' is not a quoted type string: '''"},
+      {"{'descr': <f4, 'fortran_order': False, 'shape': (1,), }",
+       "'descr' is not a quoted type string: '<f4'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': , }",
+       "'shape' is not a tuple: ''"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': 1, }",
+       "'shape' is not a tuple: '1'"},
+  };
+  for (const Case &c : cases) {
+    writeFile(dir.file("bad.npy"), makeNpy(c.dict, f32x1));
+    std::string error = readError(dir.file("bad.npy"));
+    EXPECT_NE(error.find(c.error), std::string::npos)
+        << c.dict << " gave: " << error;
+  }
+}
+
 namespace {
 HostArray makeArray(DType dtype, std::vector<int64_t> shape,
                     const std::vector<double> &values) {

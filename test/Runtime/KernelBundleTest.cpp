@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Runtime/KernelBundle.h"
-#include "plaidml/Runtime/OpenCL.h"
+#include "opencl/OpenCLDevice.h"
 
 #include <gtest/gtest.h>
 

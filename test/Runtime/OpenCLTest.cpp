@@ -14,8 +14,8 @@
 
 #include "TestUtil.h"
 
+#include "opencl/OpenCLDevice.h"
 #include "plaidml/Runtime/Device.h"
-#include "plaidml/Runtime/OpenCL.h"
 
 #include <gtest/gtest.h>
 
@@ -93,6 +93,7 @@ TEST(OpenCL, MissingLoader) {
   Status status =
       detail::probeOpenCLLoader("libplaidml-no-such-opencl-loader.so.1");
   ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.code(), StatusCode::Unavailable);
   EXPECT_EQ(status.message().rfind("OpenCL unavailable: cannot load "
                                    "libplaidml-no-such-opencl-loader.so.1 (",
                                    0),
@@ -146,7 +147,7 @@ TEST(OpenCL, Enumerates) {
   std::vector<DeviceInfo> listed = listDevices(&notes);
   std::vector<DeviceInfo> opencl;
   for (const DeviceInfo &info : listed)
-    if (info.name.kind == DeviceKind::OpenCL)
+    if (info.name.driver == "opencl")
       opencl.push_back(info);
   ASSERT_EQ(opencl.size(), devices.size());
   for (size_t i = 0; i < devices.size(); ++i) {
@@ -181,6 +182,7 @@ TEST(OpenCL, DeviceIsCreatedOnce) {
   EXPECT_EQ(a->label(), "opencl:0 (" + a->info().name + ")");
   StatusOr<std::shared_ptr<OpenCLDevice>> missing = OpenCLDevice::get(999);
   ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.code(), StatusCode::NotFound);
   EXPECT_EQ(missing.message().rfind("no OpenCL device opencl:999 (found ", 0),
             0u)
       << missing.message();

@@ -11,9 +11,8 @@
 #ifndef PLAIDML_TEST_RUNTIME_TESTUTIL_H
 #define PLAIDML_TEST_RUNTIME_TESTUTIL_H
 
+#include "plaidml/Runtime/Driver.h"
 #include "plaidml/Runtime/HostArray.h"
-#include "plaidml/Runtime/OpenCL.h"
-#include "plaidml/Runtime/Vulkan.h"
 
 #include <gtest/gtest.h>
 
@@ -87,7 +86,10 @@ inline HostArray makeF32(std::vector<int64_t> shape, std::vector<float> data) {
   array.dtype = DType::f32;
   array.shape = std::move(shape);
   array.bytes.resize(data.size() * 4);
-  std::memcpy(array.bytes.data(), data.data(), array.bytes.size());
+  // memcpy's pointers must not be null, even for no bytes (an empty
+  // vector's data() may be).
+  if (!data.empty())
+    std::memcpy(array.bytes.data(), data.data(), array.bytes.size());
   return array;
 }
 
@@ -163,26 +165,29 @@ int runThreadsSharingADevice(Device &device, Add add) {
 
 } // namespace plaidml::rt::test
 
-/// Skips the test, with the reason, when there is no Vulkan device.
-#define SKIP_WITHOUT_VULKAN()                                                  \
+/// Skips the test, with the reason, when driver `name` has no device: it is
+/// unavailable here (by its status code) or finds none. Any other failure
+/// of the enumeration fails the test.
+#define SKIP_WITHOUT_DEVICES_OF(name, none)                                    \
   do {                                                                         \
-    ::plaidml::rt::StatusOr<std::vector<::plaidml::rt::VulkanDeviceInfo>>      \
-        devices = ::plaidml::rt::enumerateVulkanDevices();                     \
-    if (!devices.ok())                                                         \
+    ::plaidml::rt::StatusOr<::plaidml::rt::Driver *> driver =                  \
+        ::plaidml::rt::getDriver(name);                                        \
+    ASSERT_TRUE(driver.ok()) << driver.message();                              \
+    ::plaidml::rt::StatusOr<std::vector<::plaidml::rt::DeviceInfo>> devices =  \
+        (*driver)->enumerateDevices();                                         \
+    if (devices.code() == ::plaidml::rt::StatusCode::Unavailable)              \
       GTEST_SKIP() << devices.message();                                       \
+    ASSERT_TRUE(devices.ok()) << devices.status().toString();                  \
     if (devices->empty())                                                      \
-      GTEST_SKIP() << "no Vulkan physical device";                             \
+      GTEST_SKIP() << none;                                                    \
   } while (false)
 
-/// Skips the test, with the reason, when there is no OpenCL device.
+/// Skips the test when there is no Vulkan device.
+#define SKIP_WITHOUT_VULKAN()                                                  \
+  SKIP_WITHOUT_DEVICES_OF("vulkan", "no Vulkan physical device")
+
+/// Skips the test when there is no OpenCL device.
 #define SKIP_WITHOUT_OPENCL()                                                  \
-  do {                                                                         \
-    ::plaidml::rt::StatusOr<std::vector<::plaidml::rt::OpenCLDeviceInfo>>      \
-        devices = ::plaidml::rt::enumerateOpenCLDevices();                     \
-    if (!devices.ok())                                                         \
-      GTEST_SKIP() << devices.message();                                       \
-    if (devices->empty())                                                      \
-      GTEST_SKIP() << "no OpenCL device";                                      \
-  } while (false)
+  SKIP_WITHOUT_DEVICES_OF("opencl", "no OpenCL device")
 
 #endif // PLAIDML_TEST_RUNTIME_TESTUTIL_H

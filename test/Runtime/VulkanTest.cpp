@@ -16,7 +16,7 @@
 #include "TestUtil.h"
 
 #include "plaidml/Runtime/Device.h"
-#include "plaidml/Runtime/Vulkan.h"
+#include "vulkan/VulkanDevice.h"
 
 #include <gtest/gtest.h>
 
@@ -65,6 +65,7 @@ TEST(Vulkan, MissingLoader) {
   Status status =
       detail::probeVulkanLoader("libplaidml-no-such-vulkan-loader.so.1");
   ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.code(), StatusCode::Unavailable);
   EXPECT_EQ(status.message().rfind("Vulkan unavailable: cannot load "
                                    "libplaidml-no-such-vulkan-loader.so.1 (",
                                    0),
@@ -91,7 +92,7 @@ TEST(Vulkan, Enumerates) {
   EXPECT_EQ(listed[1].name.str(), "vulkan:0");
   EXPECT_EQ(listed[1].description, devices[0].describe());
   for (size_t i = devices.size() + 1; i < listed.size(); ++i)
-    EXPECT_EQ(listed[i].name.kind, DeviceKind::OpenCL) << listed[i].name.str();
+    EXPECT_EQ(listed[i].name.driver, "opencl") << listed[i].name.str();
   for (const std::string &note : notes)
     EXPECT_EQ(note.find("Vulkan"), std::string::npos) << note;
   // Lavapipe, when it is there, is a CPU device with Vulkan 1.3.
@@ -110,6 +111,7 @@ TEST(Vulkan, DeviceIsCreatedOnce) {
   EXPECT_EQ(a.get(), b.get());
   StatusOr<std::shared_ptr<VulkanDevice>> missing = VulkanDevice::get(999);
   ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.code(), StatusCode::NotFound);
   EXPECT_EQ(missing.message().rfind("no Vulkan device vulkan:999 (found ", 0),
             0u)
       << missing.message();

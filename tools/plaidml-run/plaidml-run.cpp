@@ -3,14 +3,14 @@
 // Opens a program (a compiled artifact, or a .mlir or .tile source when this
 // build has the compiler), binds its inputs (.npy files or seeded random data),
 // runs it on a device and writes or prints the results, with the command
-// line contract of DESIGN.md section 6. Every failure is one line on stderr
-// and a non-zero exit code. This file links no MLIR: the runtime-only build
-// uses it as it is.
+// line contract of docs/Design.md section 6. Every failure is one line on
+// stderr and a non-zero exit code. This file links no MLIR: the runtime-only
+// build uses it as it is.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Args.h"
-#include "Runner.h"
+#include "plaidml/Runner/Args.h"
+#include "plaidml/Runner/Runner.h"
 
 #include "plaidml/Runtime/Device.h"
 
@@ -47,6 +47,9 @@ program (builds with the compiler).
                            artifact keeps the setting it was compiled with
   --repeat N, --warmup N   time N runs after N warm-up runs
   --list-devices           list the devices of this machine and exit
+  --check-device D         exit 0 when device D opens here (and has every
+                           --require FEATURE, a word of a manifest's
+                           `requires` line), else say why and exit 1
   --verbose                say on stderr what each GPU kernel module is built
                            from (OpenCL: SPIR-V or OpenCL C, and why)
 
@@ -62,7 +65,8 @@ int fail(const std::string &message) {
 }
 
 struct Options {
-  std::string file, entry, device, outputDir;
+  std::string file, entry, device, outputDir, checkDevice;
+  std::vector<std::string> requiredFeatures;
   std::map<std::string, std::string> inputs, binds;
   std::optional<uint64_t> randomSeed;
   bool print = false, listDevices = false, verbose = false;
@@ -135,6 +139,14 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
       opts.print = true;
     } else if (arg == "--list-devices") {
       opts.listDevices = true;
+    } else if (arg == "--check-device" || arg == "--require") {
+      std::optional<std::string> v = next();
+      if (!v)
+        return arg + " needs a value";
+      if (arg == "--check-device")
+        opts.checkDevice = *v;
+      else
+        opts.requiredFeatures.push_back(*v);
     } else if (arg == "--verbose") {
       opts.verbose = true;
     } else if (arg.rfind("-", 0) == 0) {
@@ -145,7 +157,21 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
       return "more than one input file ('" + opts.file + "' and '" + arg + "')";
     }
   }
+  if (!opts.requiredFeatures.empty() && opts.checkDevice.empty())
+    return "--require goes with --check-device";
   return std::nullopt;
+}
+
+/// --check-device: whether the device opens and has the features.
+int checkDevice(const Options &opts) {
+  rt::StatusOr<std::shared_ptr<rt::Device>> device =
+      rt::openDevice(std::string_view(opts.checkDevice));
+  if (!device.ok())
+    return fail(device.message());
+  for (const std::string &feature : opts.requiredFeatures)
+    if (!(*device)->getInfo().hasFeature(feature))
+      return fail((*device)->getLabel() + " lacks " + feature);
+  return 0;
 }
 
 /// True when `path` starts with the ELF magic (an artifact).
@@ -237,6 +263,8 @@ int main(int argc, char **argv) {
   Options opts;
   if (std::optional<std::string> err = parseArgs(argc, argv, opts))
     return fail(*err);
+  if (!opts.checkDevice.empty())
+    return checkDevice(opts);
   if (opts.listDevices) {
     std::vector<std::string> notes;
     for (const rt::DeviceInfo &d : rt::listDevices(&notes))

@@ -4,15 +4,15 @@
 // --device), proves that it works by compiling and running a small dense
 // layer (relu(A x B + Bias), seeded inputs) on it and comparing the result
 // with the reference interpreter's, and saves the choice as `device = ...` in
-// the config file that every PlaidML tool reads (DESIGN.md sections 5 and 6;
-// docs/Setup.md). The program is opened exactly as plaidml-run opens a .tile
+// the config file that every PlaidML tool reads (docs/Design.md sections 5 and
+// 6; docs/Setup.md). The program is opened exactly as plaidml-run opens a .tile
 // file (the PlaidMLRunner library). Every failure is one line on stderr and
 // a non-zero exit code, and nothing is saved.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Args.h"
-#include "Runner.h"
+#include "plaidml/Runner/Args.h"
+#include "plaidml/Runner/Runner.h"
 
 #include "plaidml/Runtime/Device.h"
 

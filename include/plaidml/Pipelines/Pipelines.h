@@ -1,8 +1,8 @@
 //===- Pipelines.h - PlaidML target pipelines -------------------*- C++ -*-===//
 //
 // The pass pipelines that take Tile-dialect programs to a target, with typed
-// options, as C++ functions other compilers can call (DESIGN.md section 4).
-// The textual registrations (-plaidml-cpu-pipeline, ...) are for tests and
+// options, as C++ functions other compilers can call (docs/Design.md section
+// 4). The textual registrations (-plaidml-cpu-pipeline, ...) are for tests and
 // plaidml-opt. docs/CpuPipeline.md, VulkanPipeline.md and OpenCLPipeline.md
 // describe the stages and pass order of each target.
 //
@@ -19,10 +19,10 @@
 
 namespace mlir::plaidml {
 
-/// The spine every target shares (DESIGN.md section 2): tile-compute-bounds
-/// on every function, then convert-tile-to-affine, from Tile-dialect
-/// functions to the ABI form of docs/ABI.md section 1. Add it to a pass
-/// manager on `builtin.module`.
+/// The spine every target shares (docs/Design.md section 2):
+/// tile-compute-bounds on every function, then convert-tile-to-affine, from
+/// Tile-dialect functions to the ABI form of docs/ABI.md section 1. Add it to a
+/// pass manager on `builtin.module`.
 void buildTileToAffinePipeline(OpPassManager &pm);
 
 /// Options of the CPU pipelines. "native" and empty strings stand for the

@@ -10,7 +10,7 @@
 // Values are held exactly: integers as int64_t wrapped to their width and
 // signedness after every operation, floats as double rounded to their
 // element type (f16, bf16, f32, f64) after every operation. Behaviour that
-// DESIGN.md leaves unspecified (integer division by zero, out-of-range
+// docs/Design.md leaves unspecified (integer division by zero, out-of-range
 // shifts, an `assign` contraction writing one element twice) is reported as
 // an error at the op's location instead of producing a value.
 //

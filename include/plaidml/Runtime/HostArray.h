@@ -18,7 +18,7 @@
 namespace plaidml::rt {
 
 /// Element types of Tile tensors. Signless MLIR integers map to the signed
-/// kinds (DESIGN.md: signless is treated as signed).
+/// kinds (docs/Design.md section 3: signless is treated as signed).
 enum class DType : uint8_t {
   i1,
   si8,

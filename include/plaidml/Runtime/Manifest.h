@@ -12,7 +12,6 @@
 #ifndef PLAIDML_RUNTIME_MANIFEST_H
 #define PLAIDML_RUNTIME_MANIFEST_H
 
-#include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/HostArray.h"
 #include "plaidml/Runtime/Status.h"
 
@@ -52,7 +51,9 @@ struct EntrySpec {
 struct Manifest {
   int version = kArtifactFormatVersion;
   std::string compiler;
-  DeviceKind device = DeviceKind::CPU;
+  /// The driver the artifact was compiled for ("cpu", "vulkan", "opencl"),
+  /// a registered one (Driver.h).
+  std::string device = "cpu";
   /// Empty when the manifest has no such line.
   std::string triple;
   std::string cpu;

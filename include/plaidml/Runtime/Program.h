@@ -1,21 +1,25 @@
 //===- Program.h - Loading and running compiled artifacts -------*- C++ -*-===//
 //
-// A Program is a loaded artifact (docs/ABI.md): the shared library, opened
-// with dlopen, its parsed manifest, and the `void wrapper(void **buffers)`
-// function of every entry point, resolved at load time. Loading refuses an
-// artifact of another format version, device kind or with CPU features this
-// machine lacks. run() checks inputs against the manifest, allocates 64-byte
-// aligned outputs and calls the entry; prepare() + Invocation::execute() do
-// the same in two steps so that a caller can time the execution alone. On a
-// Vulkan device, prepare() copies the inputs to device buffers, execute()
-// runs the kernels and getOutputs() copies the results back.
+// A Program is an artifact (docs/ABI.md) loaded for one device: the shared
+// library, opened with dlopen, its parsed manifest, the `void wrapper(void
+// **buffers)` function of every entry point, resolved at load time, and the
+// Executable (Executable.h) the device's driver made of it. Loading refuses
+// an artifact of another format version or device kind, or with CPU
+// features this machine lacks. run() checks inputs against the manifest,
+// makes device buffers for inputs and outputs, and calls the entry;
+// prepare() + Invocation::execute() do the same in two steps so that a
+// caller can time the execution alone: prepare() writes the inputs to
+// device buffers, execute() runs the entry, getOutputs() reads the results
+// back. Nothing here depends on the kind of device (docs/Runtime.md).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PLAIDML_RUNTIME_PROGRAM_H
 #define PLAIDML_RUNTIME_PROGRAM_H
 
+#include "plaidml/Runtime/Buffer.h"
 #include "plaidml/Runtime/Device.h"
+#include "plaidml/Runtime/Executable.h"
 #include "plaidml/Runtime/HostArray.h"
 #include "plaidml/Runtime/HostCpu.h"
 #include "plaidml/Runtime/Manifest.h"
@@ -29,10 +33,7 @@
 
 namespace plaidml::rt {
 
-/// The signature of `_plaidml_entry_<f>`.
-using EntryFunction = void (*)(void **buffers);
-
-/// Alignment of the buffers the runtime passes to entry points.
+/// Alignment of the host buffers the runtime passes to entry points.
 constexpr size_t kBufferAlignment = 64;
 
 /// Owned host memory aligned to kBufferAlignment (never null, even for zero
@@ -58,11 +59,11 @@ private:
 };
 
 class LoadedLibrary;
-class DeviceBuffers;
 
 /// A call of one entry point with its buffers bound: inputs copied in,
-/// outputs allocated. execute() may run any number of times; it only calls
-/// the entry. An Invocation keeps its artifact loaded.
+/// outputs allocated on the program's device. execute() may run any number
+/// of times; it only calls the entry. An Invocation keeps its artifact
+/// loaded and its device open.
 class Invocation {
 public:
   const EntrySpec &getEntry() const { return *entry; }
@@ -71,14 +72,14 @@ public:
   Status setInput(size_t index, const HostArray &array);
   /// Runs the entry once on the bound buffers.
   Status execute();
-  /// Copies output `index` into a host array (from the device, for a GPU
-  /// program).
+  /// Reads output `index` from the device into a host array.
   StatusOr<HostArray> getOutput(size_t index) const;
-  /// Copies all outputs, in manifest order.
+  /// Reads all outputs, in manifest order.
   StatusOr<std::vector<HostArray>> getOutputs() const;
-  /// The raw host buffers: inputs, then outputs (what the entry receives);
-  /// empty for a GPU program, whose buffers live on the device.
-  const std::vector<AlignedBuffer> &getBuffers() const { return buffers; }
+  /// The device buffers: inputs, then outputs (what the entry receives).
+  const std::vector<std::unique_ptr<Buffer>> &getBuffers() const {
+    return buffers;
+  }
 
 private:
   friend class Program;
@@ -86,25 +87,20 @@ private:
 
   std::shared_ptr<const LoadedLibrary> library;
   const EntrySpec *entry = nullptr;
-  EntryFunction function = nullptr;
-  std::vector<AlignedBuffer> buffers;
-  /// A GPU program's device buffers (inputs, then outputs); null on the CPU.
-  std::shared_ptr<DeviceBuffers> device;
-  /// What the entry receives: host pointers, or device buffer handles.
-  std::vector<void *> pointers;
+  size_t entryIndex = 0;
+  std::vector<std::unique_ptr<Buffer>> buffers;
 };
 
 struct LoadOptions {
-  /// The device the program will run on; its kind must match the manifest.
+  /// The device the program will run on; its driver must be the manifest's
+  /// `device`.
   DeviceName device;
-  /// The CPU to check features against; null means this machine's
-  /// (HostCpu::get()). Tests substitute a CPU here.
+  /// The CPU to check the host code's features against; null means this
+  /// machine's (HostCpu::get()). Tests substitute a CPU here.
   const HostCpu *hostCpu = nullptr;
-  /// On an OpenCL device, the format kernel modules are built from:
-  /// "spirv", "opencl-c" or "auto" (per device: SPIR-V where the device
-  /// takes it and the artifact has it, else OpenCL C). Empty means the
-  /// PLAIDML_OPENCL_KERNEL_FORMAT environment variable, else "auto".
-  std::string openclKernelFormat;
+  /// Options for the device's driver (Device::loadExecutable), e.g. the
+  /// OpenCL driver's {"kernel-format", "spirv"} (docs/Runtime.md).
+  ExecutableOptions driverOptions;
 };
 
 class Program {
@@ -117,6 +113,8 @@ public:
 
   const std::string &getPath() const;
   const Manifest &getManifest() const;
+  /// The device the program runs on.
+  Device &getDevice() const;
 
   /// For a GPU program, one line per kernel module saying what its kernels
   /// are built from and why ("opencl:0 (...): kernel module
@@ -128,9 +126,16 @@ public:
   StatusOr<const EntrySpec *> getEntry(std::string_view name) const;
 
   /// Checks `inputs` against entry `entryName` (count, shape, element type),
-  /// copies them into aligned buffers and allocates the outputs.
+  /// writes them into buffers of the device and allocates the outputs.
   StatusOr<Invocation> prepare(std::string_view entryName,
                                const std::vector<HostArray> &inputs) const;
+
+  /// Runs entry `entryName` once on the caller's `buffers` (buffers of
+  /// getDevice(): the inputs, then the outputs, each of its tensor's byte
+  /// size) and waits for it. Fails (InvalidArgument) on a wrong count, size
+  /// or device.
+  Status execute(std::string_view entryName,
+                 const std::vector<Buffer *> &buffers) const;
 
   /// prepare() + execute() + getOutputs().
   StatusOr<std::vector<HostArray>>
@@ -139,8 +144,9 @@ public:
 private:
   Program() = default;
 
-  /// The dlopen handle, the manifest and the resolved wrappers, shared with
-  /// the Invocations so that they stay valid after the Program is gone.
+  /// The dlopen handle, the manifest, the resolved wrappers, the device and
+  /// the executable, shared with the Invocations so that they stay valid
+  /// after the Program is gone.
   std::shared_ptr<const LoadedLibrary> library;
 };
 

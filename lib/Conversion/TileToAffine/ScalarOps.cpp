@@ -1,7 +1,7 @@
 //===- ScalarOps.cpp - Tile element semantics on arith values -------------===//
 //
-// The element arithmetic of DESIGN.md section 3, built from arith, math and
-// scf ops on signless values, matching the reference interpreter
+// The element arithmetic of docs/Design.md section 3, built from arith, math
+// and scf ops on signless values, matching the reference interpreter
 // (lib/Reference/Scalar.cpp) case by case: conversions (saturating float to
 // integer, `!= 0` to i1), signed versus unsigned division, remainder,
 // shifts, comparisons, max and min, NaN-propagating float max and min,

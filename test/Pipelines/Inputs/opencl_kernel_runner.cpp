@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "opencl/OpenCLDevice.h"
 #include "plaidml/Runtime/HostArray.h"
-#include "plaidml/Runtime/OpenCL.h"
 
 #include <array>
 #include <cstdio>

@@ -11,7 +11,9 @@
 // FAKE_GPU_OPENCL_BUNDLE one whose module is a kernel bundle (docs/ABI.md
 // section 6) of the same kernel as SPIR-V (Inputs/add-opencl.spv) and
 // OpenCL C, written here byte by byte after the documented layout;
-// FAKE_GPU_OPENCL_TRUNCATED that bundle without its last 8 bytes.
+// FAKE_GPU_OPENCL_TRUNCATED that bundle without its last 8 bytes;
+// FAKE_GPU_ABI_V3 one that says it was compiled for launch ABI version 3,
+// FAKE_GPU_ABI_V1 one that exports no version (as version 1 artifacts did).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,10 +60,23 @@ EXPORT const char plaidml_manifest[] =
 
 EXPORT void *const *_plaidml_gpu_abi = nullptr;
 
+#if defined(FAKE_GPU_ABI_V1)
+#define FAKE_GPU_ABI_VERSION 1
+#elif defined(FAKE_GPU_ABI_V3)
+#define FAKE_GPU_ABI_VERSION 3
+#else
+#define FAKE_GPU_ABI_VERSION 2
+#endif
+#if FAKE_GPU_ABI_VERSION != 1
+EXPORT const uint32_t _plaidml_gpu_abi_version = FAKE_GPU_ABI_VERSION;
+#endif
+
+/// What plaidml-compile's stubs do: the table's context first.
 template <Slot slot, typename Ret, typename... Args>
 static Ret call(Args... args) {
-  using Fn = Ret (*)(Args...);
-  return reinterpret_cast<Fn>(_plaidml_gpu_abi[slot])(args...);
+  using Fn = Ret (*)(void *, Args...);
+  return reinterpret_cast<Fn>(_plaidml_gpu_abi[getTableIndex(slot)])(
+      _plaidml_gpu_abi[kContextIndex], args...);
 }
 
 static void *module = nullptr;

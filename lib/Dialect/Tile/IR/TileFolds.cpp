@@ -48,7 +48,7 @@ enum class ArithKind { Add, Sub, Mul, Div, Max, Min };
 } // namespace
 
 /// Integers compute as signed unless unsigned or i1 (a bool); signless is
-/// signed (DESIGN.md section 3).
+/// signed (docs/Design.md section 3).
 static bool isSigned(Type type) { return isSignedInteger(type); }
 
 static Type getElementType(Type type) {

@@ -2,7 +2,7 @@
 //
 // The Tile dialect definition, its enumerations (aggregation, combination and
 // comparison kinds) and the type constraints every Tile op shares: statically
-// shaped tensors of the element types DESIGN.md section 3 allows.
+// shaped tensors of the element types docs/Design.md section 3 allows.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,9 @@
 //===- TileTypes.h - Tile types: promotion, broadcasting --------*- C++ -*-===//
 //
-// The typing rules of DESIGN.md section 3 in one place: which element types
-// Tile accepts, how mixed element types promote, and how shapes broadcast.
-// Verifiers, builders, the frontend and the lowerings all call these so the
-// rules cannot drift apart.
+// The typing rules of docs/Design.md section 3 in one place: which element
+// types Tile accepts, how mixed element types promote, and how shapes
+// broadcast. Verifiers, builders, the frontend and the lowerings all call these
+// so the rules cannot drift apart.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,184 @@
+//===- CpuDriver.cpp - The cpu driver -------------------------------------===//
+//
+// The "cpu" driver: one device, the host CPU, named "cpu" (no index). Its
+// buffers are 64-byte aligned host memory (AlignedBuffer), its queue runs
+// work when it is called (so submit() has nothing left to wait for), and
+// its executables call an artifact's entry points directly on the buffers'
+// host pointers (docs/ABI.md section 2). The features of the host code are
+// checked by Program for every artifact, CPU or GPU, as both run host code.
+// The driver takes no executable options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompletedEvent.h"
+#include "Drivers.h"
+
+#include "plaidml/Runtime/Executable.h"
+#include "plaidml/Runtime/HostCpu.h"
+#include "plaidml/Runtime/Program.h"
+
+#include <cstring>
+#include <mutex>
+
+using namespace plaidml::rt;
+
+namespace {
+
+class CpuDevice;
+
+class CpuBuffer : public Buffer {
+public:
+  CpuBuffer(const CpuDevice &device, AlignedBuffer memory)
+      : device(device), memory(std::move(memory)) {}
+  size_t size() const override { return memory.size(); }
+  const Device &getDevice() const override;
+  void *getBinding() const override { return memory.data(); }
+
+private:
+  const CpuDevice &device;
+  AlignedBuffer memory;
+};
+
+class CpuExecutable : public Executable {
+public:
+  CpuExecutable(const ExecutableLibrary &library, const CpuDevice &device)
+      : library(library), device(device) {}
+
+  Status call(size_t entryIndex, const std::vector<Buffer *> &buffers) override;
+
+private:
+  const ExecutableLibrary &library;
+  const CpuDevice &device;
+};
+
+class CpuDevice : public Device {
+public:
+  CpuDevice() {
+    const HostCpu &cpu = HostCpu::get();
+    info.name = DeviceName{"cpu", 0};
+    info.model = cpu.modelName;
+    info.description = cpu.modelName.empty()
+                           ? (cpu.arch.empty() ? "host CPU" : cpu.arch + " CPU")
+                           : cpu.modelName;
+    info.description += " (" + std::to_string(cpu.numCores) +
+                        (cpu.numCores == 1 ? " core)" : " cores)");
+  }
+
+  const DeviceInfo &getInfo() const override { return info; }
+  const std::string &getLabel() const override { return label; }
+
+  StatusOr<std::unique_ptr<Buffer>> allocateBuffer(size_t bytes) override {
+    StatusOr<AlignedBuffer> memory = AlignedBuffer::allocate(
+        bytes, "a buffer of " + std::to_string(bytes) + " bytes");
+    if (!memory.ok())
+      return memory.status();
+    return std::unique_ptr<Buffer>(
+        std::make_unique<CpuBuffer>(*this, std::move(*memory)));
+  }
+
+  Status write(Buffer &buffer, size_t offset, const void *data,
+               size_t bytes) override {
+    if (Status s = check(buffer, offset, bytes, "write"); !s.ok())
+      return s;
+    if (bytes)
+      std::memcpy(static_cast<char *>(buffer.getBinding()) + offset, data,
+                  bytes);
+    return Status::success();
+  }
+
+  Status read(const Buffer &buffer, size_t offset, void *data,
+              size_t bytes) override {
+    if (Status s = check(buffer, offset, bytes, "read"); !s.ok())
+      return s;
+    if (bytes)
+      std::memcpy(data, static_cast<const char *>(buffer.getBinding()) + offset,
+                  bytes);
+    return Status::success();
+  }
+
+  StatusOr<std::shared_ptr<Event>> submit() override {
+    return std::shared_ptr<Event>(std::make_shared<CompletedEvent>());
+  }
+
+  StatusOr<std::unique_ptr<Executable>>
+  loadExecutable(const ExecutableLibrary &library,
+                 const ExecutableOptions &options) override {
+    if (!options.empty())
+      return Status::invalidArgument("the cpu driver has no option '" +
+                                     options.begin()->first +
+                                     "' (it takes none)");
+    return std::unique_ptr<Executable>(
+        std::make_unique<CpuExecutable>(library, *this));
+  }
+
+  /// Whether `buffer` is this device's and holds [offset, offset + bytes).
+  Status check(const Buffer &buffer, size_t offset, size_t bytes,
+               const char *what) const {
+    if (&buffer.getDevice() != this)
+      return Status::invalidArgument(std::string("cpu: ") + what +
+                                     " of a buffer of " +
+                                     buffer.getDevice().getLabel());
+    if (offset > buffer.size() || bytes > buffer.size() - offset)
+      return Status::outOfRange(std::string("cpu: ") + what + " of " +
+                                std::to_string(bytes) + " bytes at offset " +
+                                std::to_string(offset) + " of a buffer of " +
+                                std::to_string(buffer.size()) + " bytes");
+    return Status::success();
+  }
+
+private:
+  DeviceInfo info;
+  std::string label = "cpu";
+};
+
+const Device &CpuBuffer::getDevice() const { return device; }
+
+Status CpuExecutable::call(size_t entryIndex,
+                           const std::vector<Buffer *> &buffers) {
+  if (entryIndex >= library.functions.size())
+    return Status::outOfRange("no entry point #" + std::to_string(entryIndex));
+  std::vector<void *> pointers;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (&buffers[i]->getDevice() != &device)
+      return Status::invalidArgument(
+          "buffer " + std::to_string(i) + " is a buffer of " +
+          buffers[i]->getDevice().getLabel() + ", not of cpu");
+    pointers.push_back(buffers[i]->getBinding());
+  }
+  // The entry reads buffers[] even when there are none; give it storage.
+  if (pointers.empty())
+    pointers.push_back(nullptr);
+  library.functions[entryIndex](pointers.data());
+  return Status::success();
+}
+
+class CpuDriver : public Driver {
+public:
+  const std::string &getName() const override { return name; }
+  bool hasIndexedDevices() const override { return false; }
+  StatusOr<std::vector<DeviceInfo>> enumerateDevices() override {
+    StatusOr<std::shared_ptr<Device>> device = openDevice(0);
+    if (!device.ok())
+      return device.status();
+    return std::vector<DeviceInfo>{(*device)->getInfo()};
+  }
+  StatusOr<std::shared_ptr<Device>> openDevice(unsigned index) override {
+    if (index != 0)
+      return Status::notFound("no cpu device " + std::to_string(index) +
+                              " (there is one, cpu)");
+    std::lock_guard<std::mutex> lock(mu);
+    if (!device)
+      device = std::make_shared<CpuDevice>();
+    return device;
+  }
+
+private:
+  std::string name = "cpu";
+  std::mutex mu;
+  std::shared_ptr<Device> device;
+};
+} // namespace
+
+std::unique_ptr<Driver> plaidml::rt::createCpuDriver() {
+  return std::make_unique<CpuDriver>();
+}
