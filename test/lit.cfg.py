@@ -47,6 +47,7 @@ tool_dirs = [
     config.llvm_tools_dir,
 ]
 tools = [
+    "capi-program",
     "call-entry",
     "opencl-kernel-runner",
     "plaidml-compile",
