@@ -28,8 +28,9 @@
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
-using namespace plaidml;
-using namespace plaidml::capi;
+using namespace ::plaidml::capi;
+namespace capi = ::plaidml::capi;
+namespace rt = ::plaidml::rt;
 namespace reference = mlir::plaidml::reference;
 namespace tilelang = mlir::plaidml::tilelang;
 
@@ -340,13 +341,6 @@ plaidml_status plaidml_executable_compile(const char *source,
   return PLAIDML_OK;
 }
 
-plaidml_status capi::compileModuleText(const std::string &text,
-                                       const std::string &name,
-                                       const plaidml_compile_options *options,
-                                       plaidml_executable **out) {
-  return plaidml_executable_compile(text.c_str(), name.c_str(), options, out);
-}
-
 void plaidml_executable_destroy(plaidml_executable *program) { delete program; }
 
 const char *plaidml_executable_device(const plaidml_executable *p) {
@@ -460,3 +454,10 @@ plaidml_status plaidml_executable_run(plaidml_executable *p, size_t num_inputs,
 }
 
 } // extern "C"
+
+plaidml_status capi::compileModuleText(const std::string &text,
+                                       const std::string &name,
+                                       const plaidml_compile_options *options,
+                                       plaidml_executable **out) {
+  return plaidml_executable_compile(text.c_str(), name.c_str(), options, out);
+}

@@ -68,10 +68,10 @@ FailureOr<Buffer> reference::evaluateArgSort(ArgSortOp op,
 }
 
 namespace {
-using Block = std::array<uint32_t, 4>;
+using Words = std::array<uint32_t, 4>;
 
 /// philox4x32 with 10 rounds (Random123, Salmon et al. SC'11).
-Block philox4x32_10(Block ctr, uint32_t k0, uint32_t k1) {
+Words philox4x32_10(Words ctr, uint32_t k0, uint32_t k1) {
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
       k0 += 0x9E3779B9u;
@@ -86,7 +86,7 @@ Block philox4x32_10(Block ctr, uint32_t k0, uint32_t k1) {
 }
 
 /// The 128-bit counter `c + n`, wrapping.
-Block addToCounter(Block c, uint64_t n) {
+Words addToCounter(Words c, uint64_t n) {
   for (uint32_t &word : c) {
     uint64_t sum = uint64_t(word) + (n & 0xffffffffu);
     word = uint32_t(sum);
@@ -101,11 +101,11 @@ reference::evaluatePrng(PrngOp op, const Buffer &state) {
   std::array<uint32_t, 6> s;
   for (int i = 0; i < 6; ++i)
     s[i] = static_cast<uint32_t>(state.getInt(i));
-  Block counter = {s[2], s[3], s[4], s[5]};
+  Words counter = {s[2], s[3], s[4], s[5]};
   Buffer values(cast<RankedTensorType>(op.getValues().getType()));
   Type element = values.getElementType();
   int64_t count = values.getNumElements();
-  Block words{};
+  Words words{};
   for (int64_t i = 0; i < count; ++i) {
     if (i % 4 == 0)
       words = philox4x32_10(addToCounter(counter, i / 4), s[0], s[1]);
@@ -122,7 +122,7 @@ reference::evaluatePrng(PrngOp op, const Buffer &state) {
       values.setInt(i, w); // wrapped to the 32-bit integer type
   }
   Buffer next(state.getType());
-  Block advanced = addToCounter(counter, (count + 3) / 4);
+  Words advanced = addToCounter(counter, (count + 3) / 4);
   next.setInt(0, s[0]);
   next.setInt(1, s[1]);
   for (int i = 0; i < 4; ++i)

@@ -24,6 +24,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::plaidml;
 using namespace mlir::plaidml::tile_to_affine;

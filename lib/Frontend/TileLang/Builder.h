@@ -15,6 +15,7 @@
 
 #include "AST.h"
 
+#include "plaidml/Dialect/Tile/IR/TileOps.h"
 #include "plaidml/Frontend/TileLang/Importer.h"
 
 #include "mlir/IR/Builders.h"
@@ -124,7 +125,7 @@ private:
   llvm::StringMap<int64_t> dims;
   /// The tile.prng ops built so far: prng_value and prng_state with the
   /// same state and shape share one.
-  SmallVector<PrngOp> prngs;
+  SmallVector<tile::PrngOp> prngs;
 };
 
 /// `3x4`, or `scalar` for rank 0: a shape as diagnostics spell it.

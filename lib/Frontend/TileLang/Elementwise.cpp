@@ -683,9 +683,11 @@ FailureOr<Operand> FunctionBuilder::emitSortOrRandomCall(const Expr &e,
         type.getShape(), IntegerType::get(ctx, 32, IntegerType::Signed));
     SortDirection direction =
         name == "argsort" ? SortDirection::asc : SortDirection::desc;
-    return tensorOperand(ArgSortOp::create(builder, at, resultType, direction,
-                                           t, builder.getI64IntegerAttr(*axis)),
-                         e.loc);
+    return tensorOperand(
+        ArgSortOp::create(builder, at, resultType,
+                          SortDirectionAttr::get(ctx, direction), t,
+                          builder.getI64IntegerAttr(*axis)),
+        e.loc);
   }
 
   // prng_value(S, d0, d1, ...) and prng_state(S, d0, d1, ...).
