@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EDSLHandles.h"
 #include "Executable.h"
 #include "Internal.h"
 
@@ -25,15 +26,6 @@
 using namespace plaidml;
 using namespace plaidml::capi;
 
-struct plaidml_dim {
-  edsl::TensorDim dim;
-};
-struct plaidml_index {
-  edsl::TensorIndex index;
-};
-struct plaidml_tensor {
-  edsl::Tensor tensor;
-};
 struct plaidml_contraction {
   std::string name;
   edsl::TensorLens lens;
