@@ -67,7 +67,14 @@ func.func @argsort_floats() -> (tensor<2x5xsi32>, tensor<2x5xsi32>, tensor<2x5xi
 // SORTI-NEXT: {{\[}}[0], [0], [0]]
 // SORTI: result4: 4xsi64
 // SORTI-NEXT: [40, 30, 20, 10]
-func.func @argsort_ints() -> (tensor<3x2xsi32>, tensor<4xsi32>, tensor<4xsi32>, tensor<3x1xsi32>, tensor<4xsi64>) {
+// Elementwise ops before and after argsort (which the fusion of
+// elementwise nests must not merge into its scattered stores): the order of
+// 2 * a is a's, and order + 1 counts from 1.
+// SORTI: result5: 3x2xsi32
+// SORTI-NEXT: {{\[\[}}2, 1],
+// SORTI-NEXT: [1, 2],
+// SORTI-NEXT: [3, 3]]
+func.func @argsort_ints() -> (tensor<3x2xsi32>, tensor<4xsi32>, tensor<4xsi32>, tensor<3x1xsi32>, tensor<4xsi64>, tensor<3x2xsi32>) {
   %a = tile.constant dense<[[5, -1], [-2, -1], [5, 7]]> : tensor<3x2xsi32>
   %ra = tile.argsort asc, %a {axis = 0} : tensor<3x2xsi32> -> tensor<3x2xsi32>
   %u = tile.constant dense<[200, 3, 255, 3]> : tensor<4xui8>
@@ -79,7 +86,11 @@ func.func @argsort_ints() -> (tensor<3x2xsi32>, tensor<4xsi32>, tensor<4xsi32>, 
   %v = tile.constant dense<[40, 10, 30, 20]> : tensor<4xsi64>
   %order = tile.argsort desc, %v {axis = 0} : tensor<4xsi64> -> tensor<4xsi32>
   %sorted = tile.gather %v, %order {axis = 0} : tensor<4xsi64>, tensor<4xsi32> -> tensor<4xsi64>
-  return %ra, %ru, %rb, %r1, %sorted : tensor<3x2xsi32>, tensor<4xsi32>, tensor<4xsi32>, tensor<3x1xsi32>, tensor<4xsi64>
+  %a2 = tile.add %a, %a : tensor<3x2xsi32>
+  %r2 = tile.argsort asc, %a2 {axis = 0} : tensor<3x2xsi32> -> tensor<3x2xsi32>
+  %c1 = tile.constant dense<1> : tensor<si32>
+  %from1 = tile.add %r2, %c1 : tensor<3x2xsi32>, tensor<si32> -> tensor<3x2xsi32>
+  return %ra, %ru, %rb, %r1, %sorted, %from1 : tensor<3x2xsi32>, tensor<4xsi32>, tensor<4xsi32>, tensor<3x1xsi32>, tensor<4xsi64>, tensor<3x2xsi32>
 }
 
 // Random123 kat_vectors for philox4x32 with 10 rounds:
