@@ -51,8 +51,7 @@ plaidml_status capi::failNull(const char *function, const char *what) {
               std::string(function) + ": " + what + " is null");
 }
 
-plaidml_status capi::fromStatus(const rt::Status &status,
-                                plaidml_status code) {
+plaidml_status capi::fromStatus(const rt::Status &status, plaidml_status code) {
   return status.ok() ? PLAIDML_OK : fail(code, status.message());
 }
 
@@ -226,10 +225,10 @@ plaidml_status plaidml_device_name(size_t index, const char **name) {
     return failNull("plaidml_device_name", "name");
   const DeviceList &devices = getDevices();
   if (index >= devices.names.size())
-    return fail(PLAIDML_NOT_FOUND,
-                "plaidml_device_name: no device #" + std::to_string(index) +
-                    " (there are " + std::to_string(devices.names.size()) +
-                    ")");
+    return fail(PLAIDML_NOT_FOUND, "plaidml_device_name: no device #" +
+                                       std::to_string(index) + " (there are " +
+                                       std::to_string(devices.names.size()) +
+                                       ")");
   *name = devices.names[index].c_str();
   return PLAIDML_OK;
 }

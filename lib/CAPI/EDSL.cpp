@@ -50,8 +50,7 @@ struct plaidml_program {
 namespace {
 /// Runs `body` (which returns a plaidml_status), turning exceptions into
 /// statuses with the exception's message prefixed by `function`.
-template <typename Fn>
-plaidml_status guard(const char *function, Fn &&body) {
+template <typename Fn> plaidml_status guard(const char *function, Fn &&body) {
   try {
     return body();
   } catch (const edsl::Error &e) {
@@ -66,8 +65,7 @@ plaidml_status guard(const char *function, Fn &&body) {
 }
 
 /// Checks that every pointer of `ptrs` is non-null.
-template <typename T>
-bool allNonNull(size_t count, T *const *ptrs) {
+template <typename T> bool allNonNull(size_t count, T *const *ptrs) {
   if (count && !ptrs)
     return false;
   for (size_t i = 0; i < count; ++i)
@@ -104,14 +102,15 @@ void fillSpecs(const std::vector<edsl::TensorSpec> &from,
   }
 }
 
-plaidml_status getSpec(const std::vector<capi::TensorSpec> &specs,
-                       size_t index, const char *function, const char **name,
+plaidml_status getSpec(const std::vector<capi::TensorSpec> &specs, size_t index,
+                       const char *function, const char **name,
                        plaidml_dtype *dtype, size_t *rank,
                        const int64_t **shape) {
   if (index >= specs.size())
-    return fail(PLAIDML_NOT_FOUND, std::string(function) + ": the program has " +
-                                       std::to_string(specs.size()) +
-                                       ", not " + std::to_string(index + 1));
+    return fail(PLAIDML_NOT_FOUND, std::string(function) +
+                                       ": the program has " +
+                                       std::to_string(specs.size()) + ", not " +
+                                       std::to_string(index + 1));
   if (name)
     *name = specs[index].name.c_str();
   if (dtype)
@@ -301,8 +300,7 @@ plaidml_status plaidml_tensor_placeholder(plaidml_dtype dtype, size_t rank,
 }
 
 plaidml_status plaidml_tensor_constant(const plaidml_buffer *b,
-                                       const char *name,
-                                       plaidml_tensor **out) {
+                                       const char *name, plaidml_tensor **out) {
   REQUIRE(b, "plaidml_tensor_constant");
   REQUIRE(out, "plaidml_tensor_constant");
   return guard("plaidml_tensor_constant", [&] {
@@ -552,9 +550,8 @@ plaidml_status plaidml_tensor_binary(plaidml_binary_op op,
 }
 
 plaidml_status plaidml_tensor_binary_int(plaidml_binary_op op,
-                                         const plaidml_tensor *x,
-                                         int64_t value, int reversed,
-                                         plaidml_tensor **out) {
+                                         const plaidml_tensor *x, int64_t value,
+                                         int reversed, plaidml_tensor **out) {
   REQUIRE(x, "plaidml_tensor_binary_int");
   REQUIRE(out, "plaidml_tensor_binary_int");
   edsl::Operand t(x->tensor), v(value);
@@ -586,8 +583,8 @@ plaidml_status plaidml_tensor_select(const plaidml_tensor *cond,
   });
 }
 
-plaidml_status plaidml_tensor_cast(const plaidml_tensor *x,
-                                   plaidml_dtype dtype, plaidml_tensor **out) {
+plaidml_status plaidml_tensor_cast(const plaidml_tensor *x, plaidml_dtype dtype,
+                                   plaidml_tensor **out) {
   REQUIRE(x, "plaidml_tensor_cast");
   REQUIRE(out, "plaidml_tensor_cast");
   if (plaidml_status s = checkDType("plaidml_tensor_cast", dtype))
@@ -606,8 +603,8 @@ plaidml_status plaidml_tensor_index(size_t rank, const int64_t *shape,
   if (plaidml_status s = checkDType("plaidml_tensor_index", dtype))
     return s;
   return guard("plaidml_tensor_index", [&] {
-    return newTensor(
-        edsl::index(toShape(rank, shape), axis, toDType(dtype)), out);
+    return newTensor(edsl::index(toShape(rank, shape), axis, toDType(dtype)),
+                     out);
   });
 }
 
@@ -776,8 +773,8 @@ plaidml_status plaidml_contraction_build(plaidml_contraction *c,
   const char *fn = "plaidml_contraction_build";
   REQUIRE(c, fn);
   REQUIRE(out, fn);
-  std::string what = c->name.empty() ? "the contraction"
-                                     : "contraction '" + c->name + "'";
+  std::string what =
+      c->name.empty() ? "the contraction" : "contraction '" + c->name + "'";
   if (!c->hasShape || !c->hasAccess || !c->hasKind)
     return fail(PLAIDML_BUILD_ERROR,
                 std::string(fn) + ": " + what + " needs " +
@@ -906,8 +903,8 @@ plaidml_status plaidml_program_output(const plaidml_program *p, size_t index,
                                       const char **name, plaidml_dtype *dtype,
                                       size_t *rank, const int64_t **shape) {
   REQUIRE(p, "plaidml_program_output");
-  return getSpec(p->outputs, index, "plaidml_program_output", name, dtype,
-                 rank, shape);
+  return getSpec(p->outputs, index, "plaidml_program_output", name, dtype, rank,
+                 shape);
 }
 
 plaidml_status plaidml_program_compile(const plaidml_program *program,

@@ -1,4 +1,5 @@
-//===- Executable.cpp - C API: compile options, programs, running ------------===//
+//===- Executable.cpp - C API: compile options, programs, running
+//------------===//
 //
 // plaidml_executable_compile parses Tile IR (or imports a Tile-language
 // program) into its own MLIRContext, with every diagnostic captured into
@@ -11,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
 #include "Executable.h"
+#include "Internal.h"
 
 #include "plaidml/Compiler/Cache.h"
 #include "plaidml/Compiler/Compiler.h"
@@ -89,7 +90,8 @@ plaidml_status makeSpecs(TypeRange types, const std::vector<std::string> &names,
 
 /// The error text gathered by the program's diagnostic handler, or
 /// `fallback` when nothing was reported.
-std::string takeDiagnostics(plaidml_executable &p, const std::string &fallback) {
+std::string takeDiagnostics(plaidml_executable &p,
+                            const std::string &fallback) {
   std::string text = std::move(p.diagnostics);
   p.diagnostics.clear();
   while (!text.empty() && text.back() == '\n')
@@ -125,8 +127,8 @@ plaidml_status compileProgram(plaidml_executable &p, const char *source,
                     "binding '" + input + "' = '" + spec + "': " + error);
       import.bindings[input] = type;
     }
-    p.module = tilelang::importTileProgram(*p.sourceMgr, p.context.get(),
-                                           import);
+    p.module =
+        tilelang::importTileProgram(*p.sourceMgr, p.context.get(), import);
     if (!p.module)
       return fail(PLAIDML_COMPILE_ERROR,
                   takeDiagnostics(p, "cannot import '" + name + "'"));
@@ -197,8 +199,8 @@ plaidml_status compileProgram(plaidml_executable &p, const char *source,
       mlir::plaidml::getCachedArtifact(*p.context, text, compile, name);
   if (failed(artifact))
     return fail(PLAIDML_COMPILE_ERROR,
-                takeDiagnostics(p, "compiling '" + name + "' for " +
-                                       p.device + " failed"));
+                takeDiagnostics(p, "compiling '" + name + "' for " + p.device +
+                                       " failed"));
   rt::StatusOr<rt::DeviceName> device = rt::parseDeviceName(p.device);
   if (!device.ok())
     return fail(PLAIDML_INVALID_ARGUMENT, device.message());
@@ -219,8 +221,8 @@ plaidml_status compileProgram(plaidml_executable &p, const char *source,
 }
 
 plaidml_status getSpec(const plaidml_executable *p,
-                       const std::vector<capi::TensorSpec> &specs,
-                       size_t index, const char *function, const char **name,
+                       const std::vector<capi::TensorSpec> &specs, size_t index,
+                       const char *function, const char **name,
                        plaidml_dtype *dtype, size_t *rank,
                        const int64_t **shape) {
   if (!p)
@@ -314,10 +316,10 @@ plaidml_status plaidml_compile_options_bind(plaidml_compile_options *options,
 // Programs
 //===----------------------------------------------------------------------===//
 
-plaidml_status plaidml_executable_compile(const char *source,
-                                       const char *source_name,
-                                       const plaidml_compile_options *options,
-                                       plaidml_executable **out) {
+plaidml_status
+plaidml_executable_compile(const char *source, const char *source_name,
+                           const plaidml_compile_options *options,
+                           plaidml_executable **out) {
   if (!source)
     return failNull("plaidml_executable_compile", "source");
   if (!out)
@@ -359,24 +361,26 @@ size_t plaidml_executable_num_outputs(const plaidml_executable *p) {
   return p ? p->outputs.size() : 0;
 }
 
-plaidml_status plaidml_executable_input(const plaidml_executable *p, size_t index,
-                                     const char **name, plaidml_dtype *dtype,
-                                     size_t *rank, const int64_t **shape) {
+plaidml_status plaidml_executable_input(const plaidml_executable *p,
+                                        size_t index, const char **name,
+                                        plaidml_dtype *dtype, size_t *rank,
+                                        const int64_t **shape) {
   return getSpec(p, p ? p->inputs : std::vector<capi::TensorSpec>(), index,
                  "plaidml_executable_input", name, dtype, rank, shape);
 }
 
-plaidml_status plaidml_executable_output(const plaidml_executable *p, size_t index,
-                                      const char **name, plaidml_dtype *dtype,
-                                      size_t *rank, const int64_t **shape) {
+plaidml_status plaidml_executable_output(const plaidml_executable *p,
+                                         size_t index, const char **name,
+                                         plaidml_dtype *dtype, size_t *rank,
+                                         const int64_t **shape) {
   return getSpec(p, p ? p->outputs : std::vector<capi::TensorSpec>(), index,
                  "plaidml_executable_output", name, dtype, rank, shape);
 }
 
 plaidml_status plaidml_executable_run(plaidml_executable *p, size_t num_inputs,
-                                   plaidml_buffer *const *inputs,
-                                   size_t num_outputs,
-                                   plaidml_buffer **outputs) {
+                                      plaidml_buffer *const *inputs,
+                                      size_t num_outputs,
+                                      plaidml_buffer **outputs) {
   if (!p)
     return failNull("plaidml_executable_run", "program");
   if (num_inputs != p->inputs.size())
@@ -387,8 +391,10 @@ plaidml_status plaidml_executable_run(plaidml_executable *p, size_t num_inputs,
   if (num_outputs != p->outputs.size())
     return fail(PLAIDML_INVALID_ARGUMENT,
                 "plaidml_executable_run: '" + p->entry + "' has " +
-                    std::to_string(p->outputs.size()) + " outputs, but room "
-                    "for " + std::to_string(num_outputs) + " was given");
+                    std::to_string(p->outputs.size()) +
+                    " outputs, but room "
+                    "for " +
+                    std::to_string(num_outputs) + " was given");
   if (num_inputs && !inputs)
     return failNull("plaidml_executable_run", "inputs");
   if (num_outputs && !outputs)
@@ -397,16 +403,16 @@ plaidml_status plaidml_executable_run(plaidml_executable *p, size_t num_inputs,
   for (size_t i = 0; i < num_inputs; ++i) {
     const capi::TensorSpec &spec = p->inputs[i];
     if (!inputs[i])
-      return fail(PLAIDML_INVALID_ARGUMENT,
-                  "plaidml_executable_run: input #" + std::to_string(i) + " ('" +
-                      spec.name + "') is null");
+      return fail(PLAIDML_INVALID_ARGUMENT, "plaidml_executable_run: input #" +
+                                                std::to_string(i) + " ('" +
+                                                spec.name + "') is null");
     const rt::HostArray &array = inputs[i]->array;
     if (array.dtype != toDType(spec.dtype) || array.shape != spec.shape)
-      return fail(PLAIDML_INVALID_ARGUMENT,
-                  "plaidml_executable_run: input '" + spec.name + "' must be " +
-                      rt::describeShapeAndType(spec.shape,
-                                               toDType(spec.dtype)) +
-                      ", not " + array.describe());
+      return fail(
+          PLAIDML_INVALID_ARGUMENT,
+          "plaidml_executable_run: input '" + spec.name + "' must be " +
+              rt::describeShapeAndType(spec.shape, toDType(spec.dtype)) +
+              ", not " + array.describe());
     arrays.push_back(array);
   }
 

@@ -1,4 +1,5 @@
-//===- Program.h - The program handle of the C API ---------------*- C++ -*-===//
+//===- Program.h - The program handle of the C API ---------------*- C++
+//-*-===//
 //
 // The definition of plaidml_executable, shared by Program.cpp (compiling and
 // running) and the EDSL bindings, which compile the Tile IR they print.
@@ -36,7 +37,8 @@ struct TensorSpec {
   mlir::RankedTensorType type;
 };
 
-/// Compiles Tile IR text (what the EDSL prints) like plaidml_executable_compile.
+/// Compiles Tile IR text (what the EDSL prints) like
+/// plaidml_executable_compile.
 plaidml_status compileModuleText(const std::string &text,
                                  const std::string &name,
                                  const plaidml_compile_options *options,

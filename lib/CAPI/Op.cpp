@@ -26,8 +26,8 @@ using namespace plaidml;
 using namespace plaidml::capi;
 
 struct plaidml_attrs {
-  using Value = std::variant<int64_t, std::vector<int64_t>, double,
-                             std::string, edsl::Tensor>;
+  using Value = std::variant<int64_t, std::vector<int64_t>, double, std::string,
+                             edsl::Tensor>;
   std::map<std::string, Value> values;
 };
 
@@ -61,13 +61,12 @@ public:
   /// Requires between `lo` and `hi` inputs.
   void expectInputs(size_t lo, size_t hi) const {
     if (inputs.size() < lo || inputs.size() > hi)
-      throw CallError{PLAIDML_INVALID_ARGUMENT,
-                      "'" + op + "' takes " +
-                          (lo == hi ? std::to_string(lo)
-                                    : std::to_string(lo) + " to " +
-                                          std::to_string(hi)) +
-                          " inputs, but " + std::to_string(inputs.size()) +
-                          " were given"};
+      throw CallError{
+          PLAIDML_INVALID_ARGUMENT,
+          "'" + op + "' takes " +
+              (lo == hi ? std::to_string(lo)
+                        : std::to_string(lo) + " to " + std::to_string(hi)) +
+              " inputs, but " + std::to_string(inputs.size()) + " were given"};
   }
 
   int64_t getInt(const std::string &name, int64_t otherwise) {
@@ -154,9 +153,8 @@ private:
     return it == attrs->values.end() ? nullptr : &it->second;
   }
   CallError wrongKind(const std::string &name, const char *kind) const {
-    return CallError{PLAIDML_INVALID_ARGUMENT, "attribute '" + name +
-                                                   "' of '" + op +
-                                                   "' must be " + kind};
+    return CallError{PLAIDML_INVALID_ARGUMENT, "attribute '" + name + "' of '" +
+                                                   op + "' must be " + kind};
   }
 
   std::string op;
@@ -276,9 +274,8 @@ const std::map<std::string, OpFn> &getOps() {
       {"batch_norm",
        [](OpCall &c) -> Results {
          c.expectInputs(5, 5);
-         return {op::batch_norm(c.input(0), c.input(1), c.input(2),
-                                c.input(3), c.input(4),
-                                c.getFloat("epsilon", 1e-5),
+         return {op::batch_norm(c.input(0), c.input(1), c.input(2), c.input(3),
+                                c.input(4), c.getFloat("epsilon", 1e-5),
                                 c.getInt("axis", -1))};
        }},
       {"layer_norm",
@@ -299,10 +296,9 @@ const std::map<std::string, OpFn> &getOps() {
       {"instance_norm",
        [](OpCall &c) -> Results {
          c.expectInputs(1, 3);
-         return {op::instance_norm(c.input(0), c.optionalInput(1),
-                                   c.optionalInput(2),
-                                   c.getFloat("epsilon", 1e-5),
-                                   getLayout(c, op::DataLayout::NCX))};
+         return {op::instance_norm(
+             c.input(0), c.optionalInput(1), c.optionalInput(2),
+             c.getFloat("epsilon", 1e-5), getLayout(c, op::DataLayout::NCX))};
        }},
       {"relu", unary(op::relu)},
       {"relu6", unary(op::relu6)},
@@ -396,8 +392,7 @@ const std::map<std::string, OpFn> &getOps() {
       {"split",
        [](OpCall &c) -> Results {
          c.expectInputs(1, 1);
-         return op::split(c.input(0), c.getInt("axis", 0),
-                          c.getInts("sizes"));
+         return op::split(c.input(0), c.getInt("axis", 0), c.getInts("sizes"));
        }},
       {"slice",
        [](OpCall &c) -> Results {
@@ -408,11 +403,11 @@ const std::map<std::string, OpFn> &getOps() {
       {"pad",
        [](OpCall &c) -> Results {
          c.expectInputs(1, 1);
-         op::PadMode mode = c.getChoice<op::PadMode>(
-             "mode", op::PadMode::Constant,
-             {{"constant", op::PadMode::Constant},
-              {"reflect", op::PadMode::Reflect},
-              {"edge", op::PadMode::Edge}});
+         op::PadMode mode =
+             c.getChoice<op::PadMode>("mode", op::PadMode::Constant,
+                                      {{"constant", op::PadMode::Constant},
+                                       {"reflect", op::PadMode::Reflect},
+                                       {"edge", op::PadMode::Edge}});
          return {op::pad(c.input(0), c.getInts("pads"), mode,
                          c.getFloat("value", 0.0))};
        }},
@@ -524,8 +519,8 @@ plaidml_status plaidml_attrs_set_float(plaidml_attrs *attrs, const char *name,
   return PLAIDML_OK;
 }
 
-plaidml_status plaidml_attrs_set_string(plaidml_attrs *attrs,
-                                        const char *name, const char *value) {
+plaidml_status plaidml_attrs_set_string(plaidml_attrs *attrs, const char *name,
+                                        const char *value) {
   CHECK_ATTR("plaidml_attrs_set_string");
   if (!value)
     return failNull("plaidml_attrs_set_string", "value");
@@ -533,8 +528,7 @@ plaidml_status plaidml_attrs_set_string(plaidml_attrs *attrs,
   return PLAIDML_OK;
 }
 
-plaidml_status plaidml_attrs_set_tensor(plaidml_attrs *attrs,
-                                        const char *name,
+plaidml_status plaidml_attrs_set_tensor(plaidml_attrs *attrs, const char *name,
                                         const plaidml_tensor *t) {
   CHECK_ATTR("plaidml_attrs_set_tensor");
   if (!t)
@@ -546,8 +540,7 @@ plaidml_status plaidml_attrs_set_tensor(plaidml_attrs *attrs,
 plaidml_status plaidml_op_apply(const char *name, size_t num_inputs,
                                 plaidml_tensor *const *inputs,
                                 const plaidml_attrs *attrs, size_t capacity,
-                                plaidml_tensor **outputs,
-                                size_t *num_outputs) {
+                                plaidml_tensor **outputs, size_t *num_outputs) {
   const char *fn = "plaidml_op_apply";
   if (!name)
     return failNull(fn, "name");

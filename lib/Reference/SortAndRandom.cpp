@@ -1,12 +1,12 @@
 //===- SortAndRandom.cpp - Reference tile.argsort and tile.prng -----------===//
 //
 // The reference semantics of the two ops that are not elementwise or
-// contractions. tile.argsort sorts each line with std::stable_sort and a
-// comparator that puts NaNs above every number, an algorithm independent of
-// the rank counting of the lowering. tile.prng evaluates Philox4x32-10 as
-// written in the Random123 paper, with 64-bit products for the mulhi/mullo
-// steps (the lowering splits them into 16-bit halves), and converts words to
-// floats by exact scaling.
+// contractions. tile.argsort sorts each line with std::sort and a comparator
+// that puts NaNs above every number and breaks ties by position (a stable
+// order), an algorithm independent of the rank counting of the lowering.
+// tile.prng evaluates Philox4x32-10 as written in the Random123 paper, with
+// 64-bit products for the mulhi/mullo steps (the lowering splits them into
+// 16-bit halves), and converts words to floats by exact scaling.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,8 +57,13 @@ FailureOr<Buffer> reference::evaluateArgSort(ArgSortOp op,
       for (int64_t k = 0; k < size; ++k)
         line[k] = readAs(operand, base + k * inner, element);
       std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-        return descending ? less(line[b], line[a]) : less(line[a], line[b]);
+      // Stable: equal keys order by position.
+      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        bool first =
+            descending ? less(line[b], line[a]) : less(line[a], line[b]);
+        bool last =
+            descending ? less(line[a], line[b]) : less(line[b], line[a]);
+        return first || (!last && a < b);
       });
       for (int64_t k = 0; k < size; ++k)
         result.setInt(base + k * inner, order[k]);

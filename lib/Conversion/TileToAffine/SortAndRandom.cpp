@@ -51,8 +51,8 @@ Value buildKeyLess(OpBuilder &b, Location loc, Value lhs, Value rhs,
   Value rhsNaN = buildCompare(b, loc, CmpPredicate::ne, rhs, rhs, type);
   Value lhsNumber = arith::XOrIOp::create(
       b, loc, lhsNaN, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-  return arith::OrIOp::create(
-      b, loc, less, arith::AndIOp::create(b, loc, lhsNumber, rhsNaN));
+  return arith::OrIOp::create(b, loc, less,
+                              arith::AndIOp::create(b, loc, lhsNumber, rhsNaN));
 }
 
 struct ArgSortLowering : OpConversionPattern<ArgSortOp> {
@@ -75,8 +75,8 @@ struct ArgSortLowering : OpConversionPattern<ArgSortOp> {
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
           Value self = affine::AffineLoadOp::create(b, loc, source, ivs);
           Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-          auto loop = affine::AffineForOp::create(b, loc, 0, size, 1,
-                                                  ValueRange{zero});
+          auto loop =
+              affine::AffineForOp::create(b, loc, 0, size, 1, ValueRange{zero});
           {
             OpBuilder::InsertionGuard guard(b);
             b.setInsertionPointToStart(loop.getBody());
@@ -99,8 +99,7 @@ struct ArgSortLowering : OpConversionPattern<ArgSortOp> {
                 arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
             Value before = arith::OrIOp::create(
                 b, loc, first, arith::AndIOp::create(b, loc, tie, earlier));
-            Value step =
-                arith::ExtUIOp::create(b, loc, b.getI32Type(), before);
+            Value step = arith::ExtUIOp::create(b, loc, b.getI32Type(), before);
             Value count = arith::AddIOp::create(
                 b, loc, loop.getRegionIterArgs()[0], step);
             affine::AffineYieldOp::create(b, loc, count);
@@ -133,9 +132,7 @@ struct Word {
   }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value bitXor(Value x, Value y) {
-    return arith::XOrIOp::create(b, loc, x, y);
-  }
+  Value bitXor(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
   Value bitAnd(Value x, uint32_t mask) {
     return arith::AndIOp::create(b, loc, x, constant(mask));
   }
@@ -144,14 +141,13 @@ struct Word {
   }
   /// 1 when `x < y` (unsigned), else 0.
   Value lessAsWord(Value x, Value y) {
-    Value less =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+    Value less = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
     return arith::ExtUIOp::create(b, loc, b.getI32Type(), less);
   }
   /// 1 when `x == 0`, else 0.
   Value isZeroAsWord(Value x) {
-    Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
-                                       constant(0));
+    Value zero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, constant(0));
     return arith::ExtUIOp::create(b, loc, b.getI32Type(), zero);
   }
   /// The high 32 bits of the 64-bit product `x * m`, in 32-bit arithmetic.
@@ -198,9 +194,9 @@ struct Word {
   Value pick(ArrayRef<Value> words, Value i) {
     Value result = words.back();
     for (int k = static_cast<int>(words.size()) - 2; k >= 0; --k) {
-      Value isK = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, i,
-          arith::ConstantIndexOp::create(b, loc, k));
+      Value isK =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i,
+                                arith::ConstantIndexOp::create(b, loc, k));
       result = arith::SelectOp::create(b, loc, isK, words[k], result);
     }
     return result;
@@ -227,7 +223,8 @@ Value buildRandomValue(OpBuilder &b, Location loc, Value w, Type type) {
   f = arith::MulFOp::create(
       b, loc, f,
       arith::ConstantOp::create(
-          b, loc, b.getF32FloatAttr(std::ldexp(1.0f, -static_cast<int>(bits)))));
+          b, loc,
+          b.getF32FloatAttr(std::ldexp(1.0f, -static_cast<int>(bits)))));
   if (!floatType.isF32())
     f = arith::TruncFOp::create(b, loc, type, f);
   return f;
@@ -250,10 +247,10 @@ struct PrngLowering : OpConversionPattern<PrngOp> {
     Type valueType = getTileElementType(op.getValues());
     ArrayRef<int64_t> shape = valuesType.getShape();
     int64_t count = valuesType.getNumElements();
-    Value values = getResultBuffer(
-        rewriter, cast<OpResult>(op.getValues()), valuesType);
-    Value next = getResultBuffer(
-        rewriter, cast<OpResult>(op.getNewState()), stateType);
+    Value values =
+        getResultBuffer(rewriter, cast<OpResult>(op.getValues()), valuesType);
+    Value next =
+        getResultBuffer(rewriter, cast<OpResult>(op.getNewState()), stateType);
 
     auto loadState = [&](OpBuilder &b, Location l) {
       SmallVector<Value, 6> words;
@@ -276,8 +273,7 @@ struct PrngLowering : OpConversionPattern<PrngOp> {
         rewriter, loc, shape, [&](OpBuilder &b, Location l, ValueRange ivs) {
           Word word{b, l};
           SmallVector<Value, 6> s = loadState(b, l);
-          Value position =
-              affine::AffineApplyOp::create(b, l, linearMap, ivs);
+          Value position = affine::AffineApplyOp::create(b, l, linearMap, ivs);
           Value positionWord =
               arith::IndexCastUIOp::create(b, l, b.getI32Type(), position);
           SmallVector<Value, 4> counter = word.addToCounter(
@@ -293,12 +289,11 @@ struct PrngLowering : OpConversionPattern<PrngOp> {
         rewriter, loc, {6}, [&](OpBuilder &b, Location l, ValueRange ivs) {
           Word word{b, l};
           SmallVector<Value, 6> s = loadState(b, l);
-          SmallVector<Value, 4> counter =
-              word.addToCounter(ArrayRef<Value>(s).slice(2, 4),
-                                word.constant((count + 3) / 4));
-          Value v = word.pick({s[0], s[1], counter[0], counter[1], counter[2],
-                               counter[3]},
-                              ivs[0]);
+          SmallVector<Value, 4> counter = word.addToCounter(
+              ArrayRef<Value>(s).slice(2, 4), word.constant((count + 3) / 4));
+          Value v = word.pick(
+              {s[0], s[1], counter[0], counter[1], counter[2], counter[3]},
+              ivs[0]);
           affine::AffineStoreOp::create(b, l, v, next, ivs);
         });
     rewriter.replaceOp(op, {values, next});

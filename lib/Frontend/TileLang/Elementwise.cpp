@@ -3,8 +3,8 @@
 // Emits the Tile ops of an elementwise expression: operators, `?:`, and the
 // built-in functions (math, casts, shape functions, argsort, prng).
 // Literals stay untyped until they meet a tensor, whose element type they
-// then take when it holds them, so `X * 2` keeps X's type. Shapes and element types are checked with
-// TileTypes.h / TileTraits.h before an op is created.
+// then take when it holds them, so `X * 2` keeps X's type. Shapes and element
+// types are checked with TileTypes.h / TileTraits.h before an op is created.
 //
 //===----------------------------------------------------------------------===//
 
@@ -704,13 +704,14 @@ FailureOr<Operand> FunctionBuilder::emitSortOrRandomCall(const Expr &e,
     return failure();
   std::optional<int64_t> count = getCheckedNumElements(shape);
   if (!count || *count > std::numeric_limits<int32_t>::max())
-    return emitError(e.loc) << "'" << name << "' makes at most 2^31 - 1 "
-                            << "values, but shape " << formatShape(shape)
-                            << " has more";
+    return emitError(e.loc)
+           << "'" << name << "' makes at most 2^31 - 1 "
+           << "values, but shape " << formatShape(shape) << " has more";
   auto valuesType = RankedTensorType::get(shape, Float32Type::get(ctx));
   PrngOp prng;
   for (PrngOp existing : prngs)
-    if (existing.getState() == t && existing.getValues().getType() == valuesType)
+    if (existing.getState() == t &&
+        existing.getValues().getType() == valuesType)
       prng = existing;
   if (!prng) {
     prng = PrngOp::create(builder, at, valuesType, type, t);

@@ -501,8 +501,7 @@ LogicalResult ArgSortOp::verify() {
            << formatShape(result.getShape()) << " differs from the operand "
            << "shape " << formatShape(operand.getShape());
   if (operand.getDimSize(axis) > std::numeric_limits<int32_t>::max())
-    return emitOpError("axis ") << axis << " has "
-                                << operand.getDimSize(axis)
+    return emitOpError("axis ") << axis << " has " << operand.getDimSize(axis)
                                 << " elements; positions must fit in si32";
   return success();
 }
