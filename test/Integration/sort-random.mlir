@@ -36,12 +36,15 @@
 // descending nan(2) 3(0) 1(1) 1(4) -inf(3) (ties keep their order).
 // Row 1 [0.0, -0.0, 2, nan, -1]: the zeros tie.
 // SORTF: result0: 2x5xsi32
-// SORTF-NEXT: {{\[}}[3, 1, 4, 0, 2], [4, 0, 1, 2, 3]]
+// SORTF-NEXT: {{\[\[}}3, 1, 4, 0, 2],
+// SORTF-NEXT: [4, 0, 1, 2, 3]]
 // SORTF: result1: 2x5xsi32
-// SORTF-NEXT: {{\[}}[2, 0, 1, 4, 3], [3, 2, 0, 1, 4]]
+// SORTF-NEXT: {{\[\[}}2, 0, 1, 4, 3],
+// SORTF-NEXT: [3, 2, 0, 1, 4]]
 // Along axis 0: columns [3, 0], [1, -0], [nan, 2], [-inf, nan], [1, -1].
 // SORTF: result2: 2x5xi32
-// SORTF-NEXT: {{\[}}[1, 1, 1, 0, 1], [0, 0, 0, 1, 0]]
+// SORTF-NEXT: {{\[\[}}1, 1, 1, 0, 1],
+// SORTF-NEXT: [0, 0, 0, 1, 0]]
 func.func @argsort_floats() -> (tensor<2x5xsi32>, tensor<2x5xsi32>, tensor<2x5xi32>) {
   %x = tile.constant dense<[[3.0, 1.0, 0x7FC00000, 0xFF800000, 1.0], [0.0, -0.0, 2.0, 0x7FC00000, -1.0]]> : tensor<2x5xf32>
   %asc = tile.argsort asc, %x {axis = 1} : tensor<2x5xf32> -> tensor<2x5xsi32>
@@ -53,7 +56,9 @@ func.func @argsort_floats() -> (tensor<2x5xsi32>, tensor<2x5xsi32>, tensor<2x5xi
 // si32 along axis 0 of [[5, -1], [-2, -1], [5, 7]]: columns -2(1) 5(0) 5(2)
 // and -1(0) -1(1) 7(2).
 // SORTI: result0: 3x2xsi32
-// SORTI-NEXT: {{\[}}[1, 0], [0, 1], [2, 2]]
+// SORTI-NEXT: {{\[\[}}1, 0],
+// SORTI-NEXT: [0, 1],
+// SORTI-NEXT: [2, 2]]
 // ui8 [200, 3, 255, 3] descending: 255(2) 200(0) 3(1) 3(3) (as si8 they
 // would be negative and sort last).
 // SORTI: result1: 4xsi32
@@ -64,7 +69,9 @@ func.func @argsort_floats() -> (tensor<2x5xsi32>, tensor<2x5xsi32>, tensor<2x5xi
 // A line of one element, and the permutation read back through gather:
 // [40, 10, 30, 20] sorted descending is [40, 30, 20, 10].
 // SORTI: result3: 3x1xsi32
-// SORTI-NEXT: {{\[}}[0], [0], [0]]
+// SORTI-NEXT: {{\[\[}}0],
+// SORTI-NEXT: [0],
+// SORTI-NEXT: [0]]
 // SORTI: result4: 4xsi64
 // SORTI-NEXT: [40, 30, 20, 10]
 // Elementwise ops before and after argsort (which the fusion of
@@ -108,7 +115,8 @@ func.func @argsort_ints() -> (tensor<3x2xsi32>, tensor<4xsi32>, tensor<4xsi32>, 
 // KAT: result3: 6xui32
 // KAT-NEXT: [4294967295, 4294967295, 0, 0, 0, 0]
 // KAT: result4: 2x2xsi32
-// KAT-NEXT: {{\[}}[-781386231, -1795306261], [1342301216, 605187745]]
+// KAT-NEXT: {{\[\[}}-781386231, -1795306261],
+// KAT-NEXT: [1342301216, 605187745]]
 // KAT: result5: 6xsi32
 // KAT-NEXT: [-1542899678, 698298832, 608135817, -2052912941, 320440878, 57701188]
 func.func @prng_kat() -> (tensor<4xui32>, tensor<6xui32>, tensor<4xui32>, tensor<6xui32>, tensor<2x2xsi32>, tensor<6xsi32>) {
@@ -126,7 +134,8 @@ func.func @prng_kat() -> (tensor<4xui32>, tensor<6xui32>, tensor<4xui32>, tensor
 // (0, 1, 0, 0) (the carry), and the new state holds counter (1, 1, 0, 0).
 // Chained: the next prng continues at (1, 1, 0, 0).
 // CARRY: result0: 2x4xui32
-// CARRY-NEXT: {{\[}}[1764251873, 4177968096, 4232913951, 1186610385], [1088181077, 1231179899, 753870517, 1798271429]]
+// CARRY-NEXT: {{\[\[}}1764251873, 4177968096, 4232913951, 1186610385],
+// CARRY-NEXT: [1088181077, 1231179899, 753870517, 1798271429]]
 // CARRY: result1: 6xui32
 // CARRY-NEXT: [1, 2, 1, 1, 0, 0]
 // CARRY: result2: 3xi32
@@ -150,9 +159,11 @@ func.func @prng_carry() -> (tensor<2x4xui32>, tensor<6xui32>, tensor<3xi32>, ten
 // f8e4cca4 5cb200db): f32 is (w >> 8) / 2^24, so scaling by 2^24 gives
 // w >> 8 exactly; f16 is (w >> 21) / 2^11; f64 is w / 2^32.
 // FLOATS: result0: 2x3xsi32
-// FLOATS-NEXT: {{\[}}[6694888, 14772677, 12343212], [10158299, 16311500, 6074880]]
+// FLOATS-NEXT: {{\[\[}}6694888, 14772677, 12343212],
+// FLOATS-NEXT: [10158299, 16311500, 6074880]]
 // FLOATS: result1: 2x3xi1
-// FLOATS-NEXT: {{\[}}[1, 1, 1], [1, 1, 1]]
+// FLOATS-NEXT: {{\[\[}}1, 1, 1],
+// FLOATS-NEXT: [1, 1, 1]]
 // FLOATS: result2: 6xsi32
 // FLOATS-NEXT: [817, 1803, 1506, 1240, 1991, 741]
 // FLOATS: result3: 6xsi64
