@@ -42,7 +42,7 @@
 // SORTF-NEXT: {{\[\[}}2, 0, 1, 4, 3],
 // SORTF-NEXT: [3, 2, 0, 1, 4]]
 // Along axis 0: columns [3, 0], [1, -0], [nan, 2], [-inf, nan], [1, -1].
-// SORTF: result2: 2x5xi32
+// SORTF: result2: 2x5xsi32
 // SORTF-NEXT: {{\[\[}}1, 1, 1, 0, 1],
 // SORTF-NEXT: [0, 0, 0, 1, 0]]
 func.func @argsort_floats() -> (tensor<2x5xsi32>, tensor<2x5xsi32>, tensor<2x5xi32>) {
@@ -138,10 +138,10 @@ func.func @prng_kat() -> (tensor<4xui32>, tensor<6xui32>, tensor<4xui32>, tensor
 // CARRY-NEXT: [1088181077, 1231179899, 753870517, 1798271429]]
 // CARRY: result1: 6xui32
 // CARRY-NEXT: [1, 2, 1, 1, 0, 0]
-// CARRY: result2: 3xi32
+// CARRY: result2: 3xsi32
 // CARRY: result3: 6xui32
 // CARRY-NEXT: [1, 2, 2, 1, 0, 0]
-// CARRY: result4: 3xi32
+// CARRY: result4: 3xsi32
 // CARRY-NEXT: [1, 1, 1]
 func.func @prng_carry() -> (tensor<2x4xui32>, tensor<6xui32>, tensor<3xi32>, tensor<6xui32>, tensor<3xi32>) {
   %s = tile.constant dense<[1, 2, 4294967295, 0, 0, 0]> : tensor<6xui32>
