@@ -785,7 +785,7 @@ func.func @argsort_result_type(%x: tensor<3xf32>) {
 
 // argsort: unknown direction.
 func.func @argsort_direction(%x: tensor<3xf32>) {
-  // expected-error @+1 {{expected one of [asc, desc] for the order tile.argsort sorts in}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'direction' [asc, desc]}}
   %0 = tile.argsort up, %x {axis = 0} : tensor<3xf32> -> tensor<3xsi32>
   return
 }

@@ -362,7 +362,7 @@ func.func @sort_and_random(%x: tensor<2x3xf32>, %i: tensor<5xui8>,
   %1 = tile.argsort desc, %i {axis = 0} : tensor<5xui8> -> tensor<5xi32>
   // CHECK: tile.argsort asc, %{{.*}} {axis = 0 : i64} : tensor<4x1xi1> -> tensor<4x1xsi32>
   %2 = tile.argsort asc, %b {axis = 0} : tensor<4x1xi1> -> tensor<4x1xsi32>
-  // CHECK: %{{.*}}:2 = tile.prng %{{.*}} : tensor<6xui32> -> tensor<2x3xf32>
+  // CHECK: %[[V:.*]], %[[N:.*]] = tile.prng %{{.*}} : tensor<6xui32> -> tensor<2x3xf32>
   %v, %n = tile.prng %s : tensor<6xui32> -> tensor<2x3xf32>
   // Rank-0 values, a signed state.
   // CHECK: tile.prng %{{.*}} : tensor<6xsi32> -> tensor<f16>
