@@ -57,6 +57,7 @@ if sanitized_tools:
         if name in os.environ:
             config.environment[name] = os.environ[name]
 tools = [
+    "capi-program",
     "call-entry",
     "opencl-kernel-runner",
     "plaidml-compile",
