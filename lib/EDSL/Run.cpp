@@ -1,7 +1,7 @@
 //===- Run.cpp - Run EDSL programs through the runner library -------------===//
 //
 // An Executable prints the program's Tile IR and opens it with the runner
-// library that plaidml-run uses (openSourceText): the reference interpreter
+// library (lib/Runner, openSourceText): the reference interpreter
 // for `reference`, else a compile through the compile cache and the
 // runtime. Helpers make and read host arrays.
 //
@@ -9,7 +9,7 @@
 
 #include "plaidml/EDSL/Run.h"
 
-#include "Runner.h"
+#include "plaidml/Runner/Runner.h"
 
 using namespace ::plaidml;
 using namespace ::plaidml::edsl;
