@@ -58,6 +58,7 @@ if sanitized_tools:
             config.environment[name] = os.environ[name]
 tools = [
     "capi-program",
+    "capi-network",
     "call-entry",
     "opencl-kernel-runner",
     "plaidml-compile",

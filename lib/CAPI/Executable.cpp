@@ -1,5 +1,4 @@
-//===- Executable.cpp - C API: compile options, programs, running
-//------------===//
+//===- Executable.cpp - C API: compile options, programs, running ---------===//
 //
 // plaidml_executable_compile parses Tile IR (or imports a Tile-language
 // program) into its own MLIRContext, with every diagnostic captured into
@@ -365,16 +364,24 @@ plaidml_status plaidml_executable_input(const plaidml_executable *p,
                                         size_t index, const char **name,
                                         plaidml_dtype *dtype, size_t *rank,
                                         const int64_t **shape) {
-  return getSpec(p, p ? p->inputs : std::vector<capi::TensorSpec>(), index,
-                 "plaidml_executable_input", name, dtype, rank, shape);
+  // Not `p ? p->inputs : std::vector<...>()`: that copies the specs into
+  // a temporary, and the returned name and shape would dangle.
+  if (!p)
+    return failNull("plaidml_executable_input", "program");
+  return getSpec(p, p->inputs, index, "plaidml_executable_input", name,
+                 dtype, rank, shape);
 }
 
 plaidml_status plaidml_executable_output(const plaidml_executable *p,
                                          size_t index, const char **name,
                                          plaidml_dtype *dtype, size_t *rank,
                                          const int64_t **shape) {
-  return getSpec(p, p ? p->outputs : std::vector<capi::TensorSpec>(), index,
-                 "plaidml_executable_output", name, dtype, rank, shape);
+  // Not `p ? p->outputs : std::vector<...>()`: that copies the specs into
+  // a temporary, and the returned name and shape would dangle.
+  if (!p)
+    return failNull("plaidml_executable_output", "program");
+  return getSpec(p, p->outputs, index, "plaidml_executable_output", name,
+                 dtype, rank, shape);
 }
 
 plaidml_status plaidml_executable_run(plaidml_executable *p, size_t num_inputs,

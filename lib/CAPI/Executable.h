@@ -1,8 +1,7 @@
-//===- Program.h - The program handle of the C API ---------------*- C++
-//-*-===//
+//===- Executable.h - The executable handle of the C API --------*- C++ -*-===//
 //
-// The definition of plaidml_executable, shared by Program.cpp (compiling and
-// running) and the EDSL bindings, which compile the Tile IR they print.
+// The definition of plaidml_executable, shared by Executable.cpp (compiling
+// and running) and the EDSL bindings, which compile the Tile IR they print.
 // A program keeps either a loaded runtime Program (compiled devices) or its
 // module and context (the reference interpreter).
 //

@@ -118,7 +118,8 @@ int main(int argc, char **argv) {
 
   /* Failures. */
   plaidml_executable *bad = NULL;
-  expect_failure(plaidml_executable_compile("function (A[N]) -> (B) {\n"
+  /* (A[M, K]: the options still bind A to 2x3xf32.) */
+  expect_failure(plaidml_executable_compile("function (A[M, K]) -> (B) {\n"
                                          "  B = nosuch(A);\n}\n",
                                          "bad.tile", options, &bad),
                  "unknown function");
