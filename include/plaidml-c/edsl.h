@@ -212,16 +212,13 @@ PLAIDML_C_API plaidml_status plaidml_tensor_reshape(const plaidml_tensor *x,
                                                     const int64_t *shape,
                                                     plaidml_tensor **out);
 /* Slices of `x` along `axis` picked by integer `indices` (clamped). */
-PLAIDML_C_API plaidml_status plaidml_tensor_gather(const plaidml_tensor *x,
-                                                   const plaidml_tensor *indices,
-                                                   int64_t axis,
-                                                   plaidml_tensor **out);
-/* Sums `updates` into zeros of `shape` at `indices` along `axis`. */
 PLAIDML_C_API plaidml_status
-plaidml_tensor_scatter(const plaidml_tensor *updates,
-                       const plaidml_tensor *indices, size_t rank,
-                       const int64_t *shape, int64_t axis,
-                       plaidml_tensor **out);
+plaidml_tensor_gather(const plaidml_tensor *x, const plaidml_tensor *indices,
+                      int64_t axis, plaidml_tensor **out);
+/* Sums `updates` into zeros of `shape` at `indices` along `axis`. */
+PLAIDML_C_API plaidml_status plaidml_tensor_scatter(
+    const plaidml_tensor *updates, const plaidml_tensor *indices, size_t rank,
+    const int64_t *shape, int64_t axis, plaidml_tensor **out);
 
 /*===----------------------------------------------------------------------===*
  * Contractions
@@ -246,36 +243,29 @@ typedef enum plaidml_combo {
 /* A contraction `name`, optionally seen through a lens (`source`, `target`
  * both NULL for none): shape and access are given in the target order and
  * the output is stored in the source order. */
-PLAIDML_C_API plaidml_status plaidml_contraction_create(const char *name,
-                                                        const char *source,
-                                                        const char *target,
-                                                        plaidml_contraction **out);
+PLAIDML_C_API plaidml_status
+plaidml_contraction_create(const char *name, const char *source,
+                           const char *target, plaidml_contraction **out);
 PLAIDML_C_API void plaidml_contraction_destroy(plaidml_contraction *c);
 /* The output shape and the output access, one entry per dimension. */
-PLAIDML_C_API plaidml_status
-plaidml_contraction_set_shape(plaidml_contraction *c, size_t rank,
-                              plaidml_dim *const *dims);
-PLAIDML_C_API plaidml_status
-plaidml_contraction_set_access(plaidml_contraction *c, size_t rank,
-                               plaidml_index *const *indices);
+PLAIDML_C_API plaidml_status plaidml_contraction_set_shape(
+    plaidml_contraction *c, size_t rank, plaidml_dim *const *dims);
+PLAIDML_C_API plaidml_status plaidml_contraction_set_access(
+    plaidml_contraction *c, size_t rank, plaidml_index *const *indices);
 /* Appends an input access `tensor(indices...)`, in combination order. */
-PLAIDML_C_API plaidml_status
-plaidml_contraction_add_input(plaidml_contraction *c,
-                              const plaidml_tensor *tensor, size_t rank,
-                              plaidml_index *const *indices);
+PLAIDML_C_API plaidml_status plaidml_contraction_add_input(
+    plaidml_contraction *c, const plaidml_tensor *tensor, size_t rank,
+    plaidml_index *const *indices);
 /* The aggregation and combination of the inputs. */
-PLAIDML_C_API plaidml_status
-plaidml_contraction_set_kind(plaidml_contraction *c, plaidml_agg agg,
-                             plaidml_combo combo);
+PLAIDML_C_API plaidml_status plaidml_contraction_set_kind(
+    plaidml_contraction *c, plaidml_agg agg, plaidml_combo combo);
 /* `0 <= index < bound`. */
-PLAIDML_C_API plaidml_status
-plaidml_contraction_add_constraint(plaidml_contraction *c,
-                                   const plaidml_index *index,
-                                   const plaidml_dim *bound);
+PLAIDML_C_API plaidml_status plaidml_contraction_add_constraint(
+    plaidml_contraction *c, const plaidml_index *index,
+    const plaidml_dim *bound);
 /* The initial value of the output (broadcast); default: the identity. */
-PLAIDML_C_API plaidml_status
-plaidml_contraction_set_init(plaidml_contraction *c,
-                             const plaidml_tensor *init);
+PLAIDML_C_API plaidml_status plaidml_contraction_set_init(
+    plaidml_contraction *c, const plaidml_tensor *init);
 /* Accesses at fractions floor instead of being valid at integers only. */
 PLAIDML_C_API plaidml_status
 plaidml_contraction_no_defract(plaidml_contraction *c);
@@ -283,18 +273,17 @@ plaidml_contraction_no_defract(plaidml_contraction *c);
 PLAIDML_C_API plaidml_status
 plaidml_contraction_set_dtype(plaidml_contraction *c, plaidml_dtype dtype);
 /* Builds the contraction (shape, access, inputs and kind must be set). */
-PLAIDML_C_API plaidml_status
-plaidml_contraction_build(plaidml_contraction *c, plaidml_tensor **out);
+PLAIDML_C_API plaidml_status plaidml_contraction_build(plaidml_contraction *c,
+                                                       plaidml_tensor **out);
 
 /*===----------------------------------------------------------------------===*
  * Programs
  *===----------------------------------------------------------------------===*/
 
 /* A function `name` computing `outputs` from `inputs` (placeholders). */
-PLAIDML_C_API plaidml_status
-plaidml_program_create(const char *name, size_t num_inputs,
-                       plaidml_tensor *const *inputs, size_t num_outputs,
-                       plaidml_tensor *const *outputs, plaidml_program **out);
+PLAIDML_C_API plaidml_status plaidml_program_create(
+    const char *name, size_t num_inputs, plaidml_tensor *const *inputs,
+    size_t num_outputs, plaidml_tensor *const *outputs, plaidml_program **out);
 PLAIDML_C_API void plaidml_program_destroy(plaidml_program *program);
 /* The Tile IR (a module holding the function), valid while the program
  * lives. */
@@ -302,21 +291,18 @@ PLAIDML_C_API const char *plaidml_program_ir(plaidml_program *program);
 PLAIDML_C_API size_t plaidml_program_num_inputs(const plaidml_program *p);
 PLAIDML_C_API size_t plaidml_program_num_outputs(const plaidml_program *p);
 /* Names, element types and shapes of the inputs and outputs. */
-PLAIDML_C_API plaidml_status
-plaidml_program_input(const plaidml_program *p, size_t index,
-                      const char **name, plaidml_dtype *dtype, size_t *rank,
-                      const int64_t **shape);
-PLAIDML_C_API plaidml_status
-plaidml_program_output(const plaidml_program *p, size_t index,
-                       const char **name, plaidml_dtype *dtype, size_t *rank,
-                       const int64_t **shape);
+PLAIDML_C_API plaidml_status plaidml_program_input(
+    const plaidml_program *p, size_t index, const char **name,
+    plaidml_dtype *dtype, size_t *rank, const int64_t **shape);
+PLAIDML_C_API plaidml_status plaidml_program_output(
+    const plaidml_program *p, size_t index, const char **name,
+    plaidml_dtype *dtype, size_t *rank, const int64_t **shape);
 /* Compiles the program for the options' device (the entry and bindings of
  * the options are ignored) into an executable whose inputs and outputs
  * have the program's names. */
-PLAIDML_C_API plaidml_status
-plaidml_program_compile(const plaidml_program *program,
-                        const plaidml_compile_options *options,
-                        plaidml_executable **out);
+PLAIDML_C_API plaidml_status plaidml_program_compile(
+    const plaidml_program *program, const plaidml_compile_options *options,
+    plaidml_executable **out);
 
 /* Forgets every tensor built so far (tensor handles become invalid; built
  * programs stay). Long-running builders call it between programs. */

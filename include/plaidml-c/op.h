@@ -57,13 +57,10 @@ PLAIDML_C_API plaidml_status plaidml_attrs_set_tensor(plaidml_attrs *attrs,
  * results (most ops have one; `split` has several) are written to
  * `outputs`, which has room for `capacity`, and their number to
  * `*num_outputs`; too little room is PLAIDML_INVALID_ARGUMENT. */
-PLAIDML_C_API plaidml_status plaidml_op_apply(const char *name,
-                                              size_t num_inputs,
-                                              plaidml_tensor *const *inputs,
-                                              const plaidml_attrs *attrs,
-                                              size_t capacity,
-                                              plaidml_tensor **outputs,
-                                              size_t *num_outputs);
+PLAIDML_C_API plaidml_status plaidml_op_apply(
+    const char *name, size_t num_inputs, plaidml_tensor *const *inputs,
+    const plaidml_attrs *attrs, size_t capacity, plaidml_tensor **outputs,
+    size_t *num_outputs);
 
 /* The names of the ops plaidml_op_apply knows, in alphabetical order; the
  * strings live as long as the library. */

@@ -1,23 +1,23 @@
-/*===- plaidml.h - The PlaidML C API: status, buffers, executables -*- C -*-===*\
-|*                                                                            *|
-|* The stable C interface of PlaidML, for the Python package and any other    *|
-|* language that calls C. Everything crosses the boundary as C types: opaque  *|
-|* handles (created by one function, destroyed by its _destroy twin), plain   *|
-|* integers and NUL-terminated UTF-8 strings. No C++ type, exception or STL    *|
-|* object ever crosses it.                                                    *|
-|*                                                                            *|
-|* Errors: every function that can fail returns a plaidml_status; PLAIDML_OK  *|
-|* is success, anything else a failure whose one-line message                 *|
-|* plaidml_last_error() returns (per thread, until the next failing call on   *|
-|* that thread). Out parameters are written only on success.                  *|
-|*                                                                            *|
-|* This header holds what every binding needs: status codes, element types,   *|
-|* host buffers, the device list, and executables (compile Tile-language or   *|
-|* Tile-IR text for a device, inspect the inputs and outputs, run). edsl.h     *|
-|* builds programs from code and op.h holds the op library. docs/CAPI.md      *|
-|* describes the conventions and shows a complete program.                    *|
-|*                                                                            *|
-\*===----------------------------------------------------------------------===*/
+/*===- plaidml.h - The PlaidML C API: status, buffers, executables - C -===*/
+/*
+ * The stable C interface of PlaidML, for the Python package and any other
+ * language that calls C. Everything crosses the boundary as C types: opaque
+ * handles (created by one function, destroyed by its _destroy twin), plain
+ * integers and NUL-terminated UTF-8 strings. No C++ type, exception or STL
+ * object ever crosses it.
+ *
+ * Errors: every function that can fail returns a plaidml_status; PLAIDML_OK
+ * is success, anything else a failure whose one-line message
+ * plaidml_last_error() returns (per thread, until the next failing call on
+ * that thread). Out parameters are written only on success.
+ *
+ * This header holds what every binding needs: status codes, element types,
+ * host buffers, the device list, and executables (compile Tile-language or
+ * Tile-IR text for a device, inspect the inputs and outputs, run). edsl.h
+ * builds programs from code and op.h holds the op library. docs/CAPI.md
+ * describes the conventions and shows a complete program.
+ */
+/*===----------------------------------------------------------------------===*/
 
 #ifndef PLAIDML_C_PLAIDML_H
 #define PLAIDML_C_PLAIDML_H
@@ -178,60 +178,53 @@ plaidml_compile_options_create(plaidml_compile_options **out);
 PLAIDML_C_API void
 plaidml_compile_options_destroy(plaidml_compile_options *options);
 /* "reference", "cpu", "vulkan:N", "opencl:N". */
-PLAIDML_C_API plaidml_status
-plaidml_compile_options_set_device(plaidml_compile_options *options,
-                                   const char *device);
+PLAIDML_C_API plaidml_status plaidml_compile_options_set_device(
+    plaidml_compile_options *options, const char *device);
 /* Threads of CPU code (1 = sequential). */
-PLAIDML_C_API plaidml_status
-plaidml_compile_options_set_threads(plaidml_compile_options *options,
-                                    unsigned threads);
+PLAIDML_C_API plaidml_status plaidml_compile_options_set_threads(
+    plaidml_compile_options *options, unsigned threads);
 /* The entry function; "" (the default) means the only one, or `main`. */
-PLAIDML_C_API plaidml_status
-plaidml_compile_options_set_entry(plaidml_compile_options *options,
-                                  const char *entry);
+PLAIDML_C_API plaidml_status plaidml_compile_options_set_entry(
+    plaidml_compile_options *options, const char *entry);
 /* The type of a Tile-language input: `name` and "2x3xf32" (ignored for
  * IR text, whose types are written in it). */
-PLAIDML_C_API plaidml_status
-plaidml_compile_options_bind(plaidml_compile_options *options,
-                             const char *name, const char *type);
+PLAIDML_C_API plaidml_status plaidml_compile_options_bind(
+    plaidml_compile_options *options, const char *name, const char *type);
 
 /* Compiles `source` for the options' device (through the compile cache)
  * and loads it. `source_name` names it in messages; a name ending in
  * ".tile" makes `source` a Tile-language program, anything else Tile IR
  * (MLIR text). `options` may be NULL for the defaults. Diagnostics (with
  * the source line) are in the message of a PLAIDML_COMPILE_ERROR. */
-PLAIDML_C_API plaidml_status
-plaidml_executable_compile(const char *source, const char *source_name,
-                        const plaidml_compile_options *options,
-                        plaidml_executable **out);
+PLAIDML_C_API plaidml_status plaidml_executable_compile(
+    const char *source, const char *source_name,
+    const plaidml_compile_options *options, plaidml_executable **out);
 PLAIDML_C_API void plaidml_executable_destroy(plaidml_executable *executable);
 
 /* The device it runs on and the name of its entry function. */
-PLAIDML_C_API const char *plaidml_executable_device(const plaidml_executable *p);
+PLAIDML_C_API const char *
+plaidml_executable_device(const plaidml_executable *p);
 PLAIDML_C_API const char *plaidml_executable_entry(const plaidml_executable *p);
 
 /* Inputs and outputs, in order: their names (the Tile names of a .tile
  * program, else arg0.. / result0..), element types and shapes. The strings
  * and arrays live as long as the program. Out-of-range indices fail. */
 PLAIDML_C_API size_t plaidml_executable_num_inputs(const plaidml_executable *p);
-PLAIDML_C_API size_t plaidml_executable_num_outputs(const plaidml_executable *p);
-PLAIDML_C_API plaidml_status
-plaidml_executable_input(const plaidml_executable *p, size_t index,
-                      const char **name, plaidml_dtype *dtype, size_t *rank,
-                      const int64_t **shape);
-PLAIDML_C_API plaidml_status
-plaidml_executable_output(const plaidml_executable *p, size_t index,
-                       const char **name, plaidml_dtype *dtype, size_t *rank,
-                       const int64_t **shape);
+PLAIDML_C_API size_t
+plaidml_executable_num_outputs(const plaidml_executable *p);
+PLAIDML_C_API plaidml_status plaidml_executable_input(
+    const plaidml_executable *p, size_t index, const char **name,
+    plaidml_dtype *dtype, size_t *rank, const int64_t **shape);
+PLAIDML_C_API plaidml_status plaidml_executable_output(
+    const plaidml_executable *p, size_t index, const char **name,
+    plaidml_dtype *dtype, size_t *rank, const int64_t **shape);
 
 /* Runs the executable once on `inputs` (one per input, in order, of its type
  * and shape) and creates `num_outputs` new buffers in `outputs` (the caller
  * destroys them). `num_outputs` must equal plaidml_executable_num_outputs. */
-PLAIDML_C_API plaidml_status plaidml_executable_run(plaidml_executable *p,
-                                                 size_t num_inputs,
-                                                 plaidml_buffer *const *inputs,
-                                                 size_t num_outputs,
-                                                 plaidml_buffer **outputs);
+PLAIDML_C_API plaidml_status plaidml_executable_run(
+    plaidml_executable *p, size_t num_inputs, plaidml_buffer *const *inputs,
+    size_t num_outputs, plaidml_buffer **outputs);
 
 #ifdef __cplusplus
 }

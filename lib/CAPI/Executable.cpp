@@ -368,8 +368,8 @@ plaidml_status plaidml_executable_input(const plaidml_executable *p,
   // a temporary, and the returned name and shape would dangle.
   if (!p)
     return failNull("plaidml_executable_input", "program");
-  return getSpec(p, p->inputs, index, "plaidml_executable_input", name,
-                 dtype, rank, shape);
+  return getSpec(p, p->inputs, index, "plaidml_executable_input", name, dtype,
+                 rank, shape);
 }
 
 plaidml_status plaidml_executable_output(const plaidml_executable *p,
@@ -380,8 +380,8 @@ plaidml_status plaidml_executable_output(const plaidml_executable *p,
   // a temporary, and the returned name and shape would dangle.
   if (!p)
     return failNull("plaidml_executable_output", "program");
-  return getSpec(p, p->outputs, index, "plaidml_executable_output", name,
-                 dtype, rank, shape);
+  return getSpec(p, p->outputs, index, "plaidml_executable_output", name, dtype,
+                 rank, shape);
 }
 
 plaidml_status plaidml_executable_run(plaidml_executable *p, size_t num_inputs,

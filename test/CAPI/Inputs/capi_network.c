@@ -233,8 +233,8 @@ int main(int argc, char **argv) {
   plaidml_executable_destroy(exe);
   plaidml_compile_options_destroy(options);
   plaidml_program_destroy(program);
-  plaidml_tensor *all[] = {x,  w1,      b1, w2, b2,    h1,   h,    y,
-                           m,  shifted, e,  s,  probs, named};
+  plaidml_tensor *all[] = {x, w1, b1,      w2, b2, h1,    h,
+                           y, m,  shifted, e,  s,  probs, named};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
     plaidml_tensor_destroy(all[i]);
   plaidml_edsl_reset();

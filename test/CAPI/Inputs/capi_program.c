@@ -32,11 +32,10 @@ static void expect_failure(plaidml_status status, const char *what) {
          plaidml_last_error());
 }
 
-static const char *kTile =
-    "function (A[M, K], B[K, N]) -> (C, R) {\n"
-    "  C[m, n : M, N] = +(A[m, k] * B[k, n]);\n"
-    "  R = relu(C - 10);\n"
-    "}\n";
+static const char *kTile = "function (A[M, K], B[K, N]) -> (C, R) {\n"
+                           "  C[m, n : M, N] = +(A[m, k] * B[k, n]);\n"
+                           "  R = relu(C - 10);\n"
+                           "}\n";
 
 static const char *kIR =
     "func.func @scale(%x: tensor<4xsi32>) -> tensor<4xsi32> {\n"
@@ -68,8 +67,9 @@ int main(int argc, char **argv) {
     plaidml_dtype dtype;
     size_t rank;
     const int64_t *shape;
-    if (check(plaidml_executable_output(program, i, &name, &dtype, &rank, &shape),
-              "output"))
+    if (check(
+            plaidml_executable_output(program, i, &name, &dtype, &rank, &shape),
+            "output"))
       return 1;
     printf("output %s: %s rank %zu [%lld, %lld]\n", name,
            plaidml_dtype_name(dtype), rank, (long long)shape[0],
@@ -90,17 +90,19 @@ int main(int argc, char **argv) {
   /* C = [[1+3, 2+3], [4+6, 5+6]] = [[4, 5], [10, 11]]; R = relu(C - 10). */
   for (int k = 0; k < 2; ++k) {
     const float *v = (const float *)plaidml_buffer_data(outputs[k]);
-    printf("%s = [%g, %g, %g, %g]\n", plaidml_buffer_describe(outputs[k]),
-           v[0], v[1], v[2], v[3]);
+    printf("%s = [%g, %g, %g, %g]\n", plaidml_buffer_describe(outputs[k]), v[0],
+           v[1], v[2], v[3]);
   }
   /* A second run reuses the compiled program. */
   a[0] = 11;
   memcpy(plaidml_buffer_data(inputs[0]), a, sizeof(a));
   plaidml_buffer_destroy(outputs[0]);
   plaidml_buffer_destroy(outputs[1]);
-  if (check(plaidml_executable_run(program, 2, inputs, 2, outputs), "run again"))
+  if (check(plaidml_executable_run(program, 2, inputs, 2, outputs),
+            "run again"))
     return 1;
-  printf("again C[0] = %g\n", ((const float *)plaidml_buffer_data(outputs[0]))[0]);
+  printf("again C[0] = %g\n",
+         ((const float *)plaidml_buffer_data(outputs[0]))[0]);
 
   /* Tile IR text, whose types are written in it. */
   plaidml_executable *scale = NULL;
@@ -120,12 +122,12 @@ int main(int argc, char **argv) {
   plaidml_executable *bad = NULL;
   /* (A[M, K]: the options still bind A to 2x3xf32.) */
   expect_failure(plaidml_executable_compile("function (A[M, K]) -> (B) {\n"
-                                         "  B = nosuch(A);\n}\n",
-                                         "bad.tile", options, &bad),
+                                            "  B = nosuch(A);\n}\n",
+                                            "bad.tile", options, &bad),
                  "unknown function");
-  expect_failure(plaidml_executable_compile("func.func @f(", "bad.mlir", options,
-                                         &bad),
-                 "bad IR");
+  expect_failure(
+      plaidml_executable_compile("func.func @f(", "bad.mlir", options, &bad),
+      "bad IR");
   expect_failure(plaidml_executable_run(scale, 1, inputs, 1, &ys),
                  "wrong input type");
   expect_failure(plaidml_executable_run(scale, 0, NULL, 1, &ys),
