@@ -220,6 +220,28 @@ PLAIDML_C_API plaidml_status plaidml_tensor_scatter(
     const plaidml_tensor *updates, const plaidml_tensor *indices, size_t rank,
     const int64_t *shape, int64_t axis, plaidml_tensor **out);
 
+/* Sorting and random numbers. */
+typedef enum plaidml_sort_direction {
+  PLAIDML_SORT_ASC = 0,
+  PLAIDML_SORT_DESC = 1
+} plaidml_sort_direction;
+/* For every line of `x` along `axis` (negative: from the end), the
+ * positions of its elements in stable sorted order, as si32 (tile.argsort;
+ * ascending is NumPy's argsort with kind='stable'). */
+PLAIDML_C_API plaidml_status
+plaidml_tensor_argsort(const plaidml_tensor *x, int64_t axis,
+                       plaidml_sort_direction direction, plaidml_tensor **out);
+/* Philox4x32-10 random values of `shape` and `dtype` (f16, bf16, f32, f64:
+ * uniform in [0, 1); si32, ui32: raw words) from `state`, six 32-bit words
+ * [k0, k1, c0, c1, c2, c3]; `*new_state` is the state for the next call
+ * (tile.prng). The values are the same on every device. */
+PLAIDML_C_API plaidml_status plaidml_tensor_prng(
+    const plaidml_tensor *state, size_t rank, const int64_t *shape,
+    plaidml_dtype dtype, plaidml_tensor **values, plaidml_tensor **new_state);
+/* The state that starts a stream: key = seed's two words, counter 0. */
+PLAIDML_C_API plaidml_status plaidml_tensor_prng_seed(uint64_t seed,
+                                                      plaidml_tensor **out);
+
 /*===----------------------------------------------------------------------===*
  * Contractions
  *===----------------------------------------------------------------------===*/

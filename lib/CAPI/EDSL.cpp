@@ -647,6 +647,49 @@ plaidml_status plaidml_tensor_scatter(const plaidml_tensor *updates,
   });
 }
 
+plaidml_status plaidml_tensor_argsort(const plaidml_tensor *x, int64_t axis,
+                                      plaidml_sort_direction direction,
+                                      plaidml_tensor **out) {
+  REQUIRE(x, "plaidml_tensor_argsort");
+  REQUIRE(out, "plaidml_tensor_argsort");
+  if (direction != PLAIDML_SORT_ASC && direction != PLAIDML_SORT_DESC)
+    return fail(PLAIDML_INVALID_ARGUMENT,
+                "plaidml_tensor_argsort: unknown sort direction " +
+                    std::to_string(static_cast<int>(direction)));
+  return guard("plaidml_tensor_argsort", [&] {
+    return newTensor(edsl::argsort(x->tensor, axis,
+                                   direction == PLAIDML_SORT_ASC
+                                       ? edsl::SortDirection::Asc
+                                       : edsl::SortDirection::Desc),
+                     out);
+  });
+}
+
+plaidml_status plaidml_tensor_prng(const plaidml_tensor *state, size_t rank,
+                                   const int64_t *shape, plaidml_dtype dtype,
+                                   plaidml_tensor **values,
+                                   plaidml_tensor **new_state) {
+  REQUIRE(state, "plaidml_tensor_prng");
+  REQUIRE(values, "plaidml_tensor_prng");
+  REQUIRE(new_state, "plaidml_tensor_prng");
+  if (rank)
+    REQUIRE(shape, "plaidml_tensor_prng");
+  if (plaidml_status s = checkDType("plaidml_tensor_prng", dtype))
+    return s;
+  return guard("plaidml_tensor_prng", [&] {
+    edsl::PrngResult r =
+        edsl::prng(state->tensor, toShape(rank, shape), toDType(dtype));
+    newTensor(std::move(r.values), values);
+    return newTensor(std::move(r.state), new_state);
+  });
+}
+
+plaidml_status plaidml_tensor_prng_seed(uint64_t seed, plaidml_tensor **out) {
+  REQUIRE(out, "plaidml_tensor_prng_seed");
+  return guard("plaidml_tensor_prng_seed",
+               [&] { return newTensor(edsl::prngSeed(seed), out); });
+}
+
 //===----------------------------------------------------------------------===//
 // Contractions
 //===----------------------------------------------------------------------===//

@@ -2,10 +2,11 @@
 //
 // Builds Tile-dialect programs from C++: symbolic dimensions (TensorDim),
 // index variables with affine arithmetic (TensorIndex), tensors with
-// elementwise operators and intrinsics (Tensor), contractions in index
-// notation (Contraction), layout lenses (TensorLens) and programs made of
-// named inputs and outputs (Program), whose Tile IR prints as text and
-// compiles through the compiler to an artifact for any device.
+// elementwise operators and intrinsics, argsort and prng among them
+// (Tensor), contractions in index notation (Contraction), layout lenses
+// (TensorLens) and programs made of named inputs and outputs (Program),
+// whose Tile IR prints as text and compiles through the compiler to an
+// artifact for any device.
 //
 // Shapes are static: a Tensor knows its shape and element type as soon as it
 // is built, and each operation is type-checked when it is written. Errors
@@ -427,6 +428,40 @@ Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis = 0);
 /// Sums `updates` into zeros of `shape` at `indices` along `axis`.
 Tensor scatter(const Tensor &updates, const Tensor &indices,
                const std::vector<int64_t> &shape, int64_t axis = 0);
+
+//===----------------------------------------------------------------------===//
+// Sorting and random numbers
+//===----------------------------------------------------------------------===//
+
+/// The order argsort sorts in.
+enum class SortDirection { Asc, Desc };
+
+/// For every line of `x` along `axis` (negative: from the end; in stored
+/// order, like gather), the positions of its elements in stable sorted order
+/// as si32: with Asc, NumPy's `np.argsort(x, axis, kind='stable')`. Equal
+/// elements keep their order in both directions; NaNs come last with Asc and
+/// first with Desc. The result feeds gather directly (tile.argsort).
+Tensor argsort(const Tensor &x, int64_t axis = -1,
+               SortDirection direction = SortDirection::Asc);
+
+/// Random values and the state to pass to the next prng.
+struct PrngResult {
+  Tensor values;
+  Tensor state;
+};
+
+/// Counter-based random numbers (Philox4x32-10, tile.prng): `state` holds
+/// six 32-bit words `[k0, k1, c0, c1, c2, c3]` (the key and a 128-bit
+/// counter). The values have `shape` and `dtype`: floats (f16, bf16, f32,
+/// f64) uniform in [0, 1), si32/ui32 the raw 32-bit words; they are bit for
+/// bit the same on every device. The returned state has the counter
+/// advanced past the blocks used, so chained calls never repeat.
+PrngResult prng(const Tensor &state, const std::vector<int64_t> &shape,
+                DType dtype = DType::f32);
+
+/// The state that starts a prng stream: key (seed's low and high words),
+/// counter 0, as a 6xui32 constant.
+Tensor prngSeed(uint64_t seed);
 
 //===----------------------------------------------------------------------===//
 // Programs

@@ -104,8 +104,12 @@ struct ArgSortLowering : OpConversionPattern<ArgSortOp> {
                 b, loc, loop.getRegionIterArgs()[0], step);
             affine::AffineYieldOp::create(b, loc, count);
           }
-          Value rank = arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
-                                                    loop.getResult(0));
+          // A signed cast (the rank is below 2^31): on a line of one the
+          // count folds to extui(i1), and canonicalization would turn an
+          // index_castui of that into an i1 -> index cast, which SPIR-V
+          // cannot convert.
+          Value rank = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                  loop.getResult(0));
           Value position = arith::IndexCastUIOp::create(
               b, loc, type.getElementType(), ivs[axis]);
           SmallVector<Value> at(ivs.begin(), ivs.end());

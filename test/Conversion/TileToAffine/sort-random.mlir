@@ -16,7 +16,7 @@
 // CHECK: %[[STEP:.*]] = arith.extui %{{.*}} : i1 to i32
 // CHECK: %[[NEXT:.*]] = arith.addi %[[ACC]], %[[STEP]] : i32
 // CHECK: affine.yield %[[NEXT]] : i32
-// CHECK: %[[AT:.*]] = arith.index_castui %[[RANK]] : i32 to index
+// CHECK: %[[AT:.*]] = arith.index_cast %[[RANK]] : i32 to index
 // CHECK: %[[POS:.*]] = arith.index_castui %[[J]] : index to i32
 // CHECK: memref.store %[[POS]], %[[OUT]][%[[I]], %[[AT]]] : memref<2x3xi32>
 func.func @argsort(%x: tensor<2x3xf32>) -> tensor<2x3xsi32> {
