@@ -172,9 +172,17 @@ int main(int argc, char **argv) {
   s = reduce_rows(e, PLAIDML_AGG_SUM, "row_sum");
   CHECK(plaidml_tensor_binary(PLAIDML_DIV, e, s, &probs));
   CHECK(plaidml_tensor_named(probs, "P", &named));
+  /* The classes from the most to the least likely (argsort), and four raw
+   * Philox4x32-10 words from key (0, 0) and counter 0 (prng). */
+  plaidml_tensor *order, *seed, *words, *next;
+  CHECK(plaidml_tensor_argsort(probs, -1, PLAIDML_SORT_DESC, &order));
+  CHECK(plaidml_tensor_prng_seed(0, &seed));
+  int64_t ws[1] = {4};
+  CHECK(plaidml_tensor_prng(seed, 1, ws, PLAIDML_UI32, &words, &next));
+  plaidml_tensor *outs[3] = {named, order, words};
 
   plaidml_program *program;
-  CHECK(plaidml_program_create("mlp", 1, &x, 1, &named, &program));
+  CHECK(plaidml_program_create("mlp", 1, &x, 3, outs, &program));
   printf("%s", plaidml_program_ir(program));
   const char *name;
   plaidml_dtype dtype;
@@ -192,9 +200,10 @@ int main(int argc, char **argv) {
   CHECK(plaidml_program_compile(program, options, &exe));
   CHECK(plaidml_executable_input(exe, 0, &name, NULL, NULL, NULL));
   printf("executable on %s, input %s\n", plaidml_executable_device(exe), name);
-  plaidml_buffer *input, *output;
+  plaidml_buffer *input, *results[3], *output;
   CHECK(plaidml_buffer_create(PLAIDML_F32, 2, xs, &kX[0][0], &input));
-  CHECK(plaidml_executable_run(exe, 1, &input, 1, &output));
+  CHECK(plaidml_executable_run(exe, 1, &input, 3, results));
+  output = results[0];
 
   double want[BATCH][OUT], worst = 0;
   expected(want);
@@ -209,6 +218,27 @@ int main(int argc, char **argv) {
     printf("\n");
   }
   printf("%s: max error %.1e\n", worst < 1e-5 ? "PASS" : "FAIL", worst);
+
+  /* The ranking against the expected probabilities (distinct per row). */
+  const int32_t *ranks = (const int32_t *)plaidml_buffer_data(results[1]);
+  int ranked = 1;
+  for (int r = 0; r < BATCH; ++r) {
+    printf("order[%d] =", r);
+    for (int j = 0; j < OUT; ++j) {
+      int better = 0;
+      for (int k = 0; k < OUT; ++k)
+        better += want[r][k] > want[r][ranks[r * OUT + j]];
+      ranked &= better == j;
+      printf(" %d", ranks[r * OUT + j]);
+    }
+    printf("\n");
+  }
+  const uint32_t *w = (const uint32_t *)plaidml_buffer_data(results[2]);
+  int kat = w[0] == 0x6627e8d5u && w[1] == 0xe169c58du && w[2] == 0xbc57ac4cu &&
+            w[3] == 0x9b00dbd8u;
+  printf("prng words %08x %08x %08x %08x\n", w[0], w[1], w[2], w[3]);
+  printf("%s: ranking, %s: known answer\n", ranked ? "PASS" : "FAIL",
+         kat ? "PASS" : "FAIL");
 
   /* An ill-formed program: X is 2x3 but bound to three dimensions. */
   plaidml_dim *d[3];
@@ -229,15 +259,17 @@ int main(int argc, char **argv) {
     plaidml_dim_destroy(d[i]);
 
   plaidml_buffer_destroy(input);
-  plaidml_buffer_destroy(output);
+  for (int i = 0; i < 3; ++i)
+    plaidml_buffer_destroy(results[i]);
   plaidml_executable_destroy(exe);
   plaidml_compile_options_destroy(options);
   plaidml_program_destroy(program);
-  plaidml_tensor *all[] = {x, w1, b1,      w2, b2, h1,    h,
-                           y, m,  shifted, e,  s,  probs, named};
+  plaidml_tensor *all[] = {x,     w1,    b1,    w2,      b2,    h1,
+                           h,     y,     m,     shifted, e,     s,
+                           probs, named, order, seed,    words, next};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
     plaidml_tensor_destroy(all[i]);
   plaidml_edsl_reset();
   printf("done\n");
-  return worst < 1e-5 ? 0 : 1;
+  return worst < 1e-5 && ranked && kat ? 0 : 1;
 }
