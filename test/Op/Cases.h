@@ -3,7 +3,8 @@
 // A case is one op over one combination of attributes: its input specs, a
 // function that builds the outputs from the placeholders, and the op name
 // and attributes (JSON) that check_ops.py reads to recompute it with NumPy.
-// ConvCases.cpp holds convolution and pooling, OtherCases.cpp the rest.
+// ConvCases.cpp holds convolution and pooling, SortRandomCases.cpp the
+// argsort and prng intrinsics, OtherCases.cpp the rest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,11 +71,13 @@ inline TensorSpec spec(std::vector<int64_t> shape, DType dtype = DType::f32) {
 
 void addConvCases(std::vector<Case> &cases);
 void addOtherCases(std::vector<Case> &cases);
+void addSortRandomCases(std::vector<Case> &cases);
 
 inline std::vector<Case> getCases() {
   std::vector<Case> cases;
   addConvCases(cases);
   addOtherCases(cases);
+  addSortRandomCases(cases);
   return cases;
 }
 

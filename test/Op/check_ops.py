@@ -286,6 +286,82 @@ def upsample(a, ins):
     return [x]
 
 
+def argsort(a, ins):
+    """Stable positions along the axis; NaN after every number (asc) or
+    before (desc), ties in their original order in both directions."""
+    x = ins[0]
+    moved = np.moveaxis(x, a["axis"], -1)
+    out = np.empty(moved.shape, dtype=np.int32)
+    is_float = np.issubdtype(x.dtype, np.floating)
+    desc = a["direction"] == "desc"
+    for idx in np.ndindex(*moved.shape[:-1]):
+        line = moved[idx]
+
+        def key(i):
+            v = line[i]
+            nan = bool(is_float and np.isnan(v))
+            value = 0 if nan else (float(v) if is_float else int(v))
+            return (not nan, -value) if desc else (nan, value)
+        out[idx] = sorted(range(line.shape[0]), key=key)
+    return [np.moveaxis(out, -1, a["axis"])]
+
+
+MASK32 = 0xFFFFFFFF
+
+
+def philox4x32_10(counter, key):
+    """Random123's philox4x32 with 10 rounds: four 32-bit words."""
+    c = list(counter)
+    k0, k1 = key
+    for _ in range(10):
+        p0 = 0xD2511F53 * c[0]
+        p1 = 0xCD9E8D57 * c[2]
+        c = [((p1 >> 32) ^ c[1] ^ k0) & MASK32, p1 & MASK32,
+             ((p0 >> 32) ^ c[3] ^ k1) & MASK32, p0 & MASK32]
+        k0 = (k0 + 0x9E3779B9) & MASK32
+        k1 = (k1 + 0xBB67AE85) & MASK32
+    return c
+
+
+def prng_words(state, count):
+    """The first `count` words of the stream at `state`, and the new state."""
+    s = [int(w) & MASK32 for w in state]
+    ctr = s[2] | s[3] << 32 | s[4] << 64 | s[5] << 96
+    words = []
+    blocks = (count + 3) // 4
+    for b in range(blocks):
+        c = (ctr + b) % (1 << 128)
+        words += philox4x32_10([(c >> (32 * i)) & MASK32 for i in range(4)],
+                               (s[0], s[1]))
+    c = (ctr + blocks) % (1 << 128)
+    new = s[:2] + [(c >> (32 * i)) & MASK32 for i in range(4)]
+    return np.array(words[:count], dtype=np.uint64), np.array(new, np.uint32)
+
+
+def prng(a, ins):
+    shape = a["shape"]
+    w, new = prng_words(ins[0], int(np.prod(shape)))
+    dtype = a["dtype"]
+    if dtype == "f32":
+        v = ((w >> 8).astype(np.float64) * 2.0 ** -24).astype(np.float32)
+    elif dtype == "f16":
+        v = ((w >> 21).astype(np.float64) * 2.0 ** -11).astype(np.float16)
+    elif dtype == "f64":
+        v = w.astype(np.float64) * 2.0 ** -32
+    elif dtype == "si32":
+        v = w.astype(np.uint32).view(np.int32)
+    else:
+        v = w.astype(np.uint32)
+    return [v.reshape(shape), new]
+
+
+def prng_chained(a, ins):
+    n0, n1 = a["shapes"]
+    w0, s0 = prng_words(ins[0], n0)
+    w1, s1 = prng_words(s0, n1)
+    return [w0.astype(np.uint32), w1.astype(np.uint32), s1]
+
+
 OPS = {
     "conv": conv,
     "conv_transpose": conv_transpose,
@@ -336,6 +412,9 @@ OPS = {
         ins[0][..., None] == np.arange(a["depth"]), 2.0, -1.0)],
     "resize": resize,
     "upsample": upsample,
+    "argsort": argsort,
+    "prng": prng,
+    "prng_chained": prng_chained,
 }
 
 
@@ -370,6 +449,15 @@ def main():
                     ok, why = False, "output %d shape %s, expected %s" % (
                         j, got.shape, exp.shape)
                     break
+                if meta["attrs"].get("exact"):
+                    # Bit for bit (argsort positions, prng values and states).
+                    if got.dtype != exp.dtype or not np.array_equal(got, exp):
+                        diff = np.argwhere(got != exp)
+                        ok, why = False, "output %d %s differs from %s at %s" % (
+                            j, got.dtype, exp.dtype,
+                            diff[0].tolist() if len(diff) else "-")
+                        break
+                    continue
                 if not np.allclose(got.astype(np.float64), exp.astype(np.float64),
                                    rtol=args.rtol, atol=args.atol):
                     err = np.max(np.abs(got.astype(np.float64) - exp))
