@@ -2,13 +2,15 @@
 //
 // plaidml-net NAME [--batch N] [--size S] [--width W] [--seed S]
 //             [--device D]... [--threads T] [--repeat R] [--tolerance X]
-//             [--print-ir]
+//             [--print-ir] [--save-inputs DIR]
 //
 // Builds one of the op library's networks (lib/Networks) with seeded
 // weights and a seeded image, runs it on every --device (default cpu),
 // prints the compile time, the time of one run (the best of --repeat) and
 // the top class per image, and compares every device's probabilities with
 // the first device's (exit 1 when they differ by more than --tolerance).
+// --save-inputs writes the image and the weights as DIR/arg<i>.npy, so
+// plaidml-run can run the --print-ir program (or a part of it) on them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +36,7 @@ int main(int argc, char **argv) {
   if (argc < 2 || argv[1][0] == '-') {
     std::cerr << "usage: plaidml-net NAME [--batch N] [--size S] [--width W] "
                  "[--seed S] [--device D]... [--threads T] [--repeat R] "
-                 "[--tolerance X] [--print-ir]\nnetworks:";
+                 "[--tolerance X] [--print-ir] [--save-inputs DIR]\nnetworks:";
     for (const std::string &n : networks::getNetworkNames())
       std::cerr << " " << n;
     std::cerr << "\n";
@@ -46,6 +48,7 @@ int main(int argc, char **argv) {
   unsigned threads = 1, repeat = 1;
   double tolerance = 1e-4;
   bool printIR = false;
+  std::string saveDir;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -74,6 +77,8 @@ int main(int argc, char **argv) {
         tolerance = std::stod(value());
       else if (a == "--print-ir")
         printIR = true;
+      else if (a == "--save-inputs")
+        saveDir = value();
       else {
         std::cerr << "error: unknown argument '" << a << "'\n";
         return 2;
@@ -114,6 +119,13 @@ int main(int argc, char **argv) {
   std::vector<rt::HostArray> inputs{
       randomArray(net->program.getInputs()[0], rng)};
   inputs.insert(inputs.end(), net->weights.begin(), net->weights.end());
+  for (size_t i = 0; i < inputs.size() && !saveDir.empty(); ++i) {
+    std::string error, path = saveDir + "/arg" + std::to_string(i) + ".npy";
+    if (!rt::writeNpy(path, inputs[i], error)) {
+      std::cerr << "error: " << error << "\n";
+      return 1;
+    }
+  }
 
   std::vector<double> first;
   int status = 0;
