@@ -4,8 +4,11 @@
 // lenses present NCX inputs and OIX filters in that order, and the output
 // is a contraction through the input's lens, so it is stored in the input's
 // layout. Groups split the channels with two indices (group g and channel j
-// within it); padding is implicit, since reads outside the input are not
-// valid points.
+// within it). Padding is an explicit zero pad of the input (a cheap copy)
+// followed by a convolution without padding: with implicit padding (reads
+// outside the input being invalid points) every reduction step carries a
+// bounds guard, which the CPU code generator cannot block or vectorize
+// (ResNet-50's 3x3 convolutions ran 20-50x slower).
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,6 +129,9 @@ Tensor plaidml::op::convolution(const Tensor &input, const Tensor &filter,
   std::vector<TensorIndex> x = makeIndices(ns, "x"), k = makeIndices(ns, "k");
   std::vector<TensorIndex> inIdx{in_n}, fIdx, outIdx{in_n};
   std::vector<TensorDim> outShape{n};
+  // The zero padding each side of each spatial dimension actually reads.
+  std::vector<int64_t> zeroPads(2 * rank, 0);
+  bool padded = false;
   for (size_t i = 0; i < ns; ++i) {
     SpatialSize s;
     try {
@@ -135,11 +141,18 @@ Tensor plaidml::op::convolution(const Tensor &input, const Tensor &filter,
       throw Error(std::string(op) + ": spatial dimension " + std::to_string(i) +
                   ": " + e.what());
     }
-    inIdx.push_back(x[i] * strides[i] + k[i] * dil[i] - s.padBefore);
+    int64_t last = (s.output - 1) * strides[i] + (fShape[i] - 1) * dil[i];
+    zeroPads[1 + i] = s.padBefore;
+    zeroPads[rank + 1 + i] =
+        std::max<int64_t>(last + 1 - s.padBefore - inShape[1 + i], 0);
+    padded |= zeroPads[1 + i] > 0 || zeroPads[rank + 1 + i] > 0;
+    inIdx.push_back(x[i] * strides[i] + k[i] * dil[i]);
     fIdx.push_back(k[i]);
     outIdx.push_back(x[i]);
     outShape.emplace_back(s.output);
   }
+  if (padded)
+    in = pad(in, zeroPads, PadMode::Constant, 0.0);
   TensorIndex outChannel = g == 1 ? j : grp * cog + j;
   inIdx.push_back(g == 1 ? in_ci : grp * cig + in_ci);
   fIdx.push_back(in_ci);
