@@ -261,6 +261,64 @@ TEST(EDSL, Errors) {
   EXPECT_NE(e.find("permutations"), std::string::npos) << e;
 }
 
+TEST(EDSL, ArgsortAndPrng) {
+  resetTensors();
+  Tensor X = Placeholder(DType::f32, {2, 3}, "X");
+  Tensor asc = argsort(X);
+  Tensor desc = argsort(X, 0, SortDirection::Desc);
+  EXPECT_EQ(asc.getDType(), DType::si32);
+  PrngResult r = prng(prngSeed(0), {2, 2}, DType::ui32);
+  EXPECT_EQ(r.state.getShape(), std::vector<int64_t>{6});
+  PrngResult f = prng(r.state, {3});
+  Program program("sort_random", {X}, {asc, desc, r.values, r.state, f.values});
+  EXPECT_NE(program.str().find("tile.argsort desc"), std::string::npos);
+  EXPECT_NE(program.str().find("tile.prng"), std::string::npos);
+  // Rows [3, 1, 2] and [1, 1, 0]: ascending [1, 2, 0] and [2, 0, 1] (the
+  // tie keeps its order); down the columns, descending: [0, 0, 0], [1, 1,
+  // 1] (3 > 1; 1 == 1 keeps its order; 2 > 0). Key (0, 0), counter 0:
+  // Random123's known answer; the state advances by one block, and the next
+  // call's f32 values come from the block at counter 1.
+  std::vector<rt::HostArray> inputs{
+      makeArray(DType::f32, {2, 3}, {3, 1, 2, 1, 1, 0})};
+  for (const char *device : {"reference", "cpu"}) {
+    RunOptions options;
+    options.device = device;
+    auto exe = Executable::open(program, options);
+    ASSERT_TRUE(exe.ok()) << device << ": " << exe.status().message();
+    auto results = (*exe)->run(inputs);
+    ASSERT_TRUE(results.ok()) << device << ": " << results.status().message();
+    EXPECT_EQ(toDoubles((*results)[0]), (std::vector<double>{1, 2, 0, 2, 0, 1}))
+        << device;
+    EXPECT_EQ(toDoubles((*results)[1]), (std::vector<double>{0, 0, 0, 1, 1, 1}))
+        << device;
+    EXPECT_EQ(toDoubles((*results)[2]),
+              (std::vector<double>{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu,
+                                   0x9b00dbd8u}))
+        << device;
+    EXPECT_EQ(toDoubles((*results)[3]), (std::vector<double>{0, 0, 1, 0, 0, 0}))
+        << device;
+    for (double v : toDoubles((*results)[4])) {
+      EXPECT_GE(v, 0.0) << device;
+      EXPECT_LT(v, 1.0) << device;
+    }
+  }
+  // Errors name the tensor.
+  std::string e = errorOf([&] { argsort(X, 2); });
+  EXPECT_NE(e.find("argsort of 'X'"), std::string::npos) << e;
+  EXPECT_NE(e.find("axis 2 is out of range for rank 2"), std::string::npos)
+      << e;
+  e = errorOf([&] { prng(X, {4}); });
+  EXPECT_NE(e.find("prng: the state 'X'"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be 6 32-bit integers"), std::string::npos) << e;
+  e = errorOf([&] { prng(prngSeed(1), {4}, DType::si8); });
+  EXPECT_NE(e.find("values of element type si8 are not generated"),
+            std::string::npos)
+      << e;
+  e = errorOf([&] { prng(prngSeed(1), {0, 2}); });
+  EXPECT_NE(e.find("has a dimension that is not positive"), std::string::npos)
+      << e;
+}
+
 TEST(EDSL, CompileProgram) {
   resetTensors();
   Tensor A = Placeholder(DType::f32, {4}, "A");

@@ -10,7 +10,7 @@
  */
 /*===----------------------------------------------------------------------===*/
 
-#include "plaidml-c/edsl.h"
+#include "plaidml-c/op.h"
 #include "plaidml-c/plaidml.h"
 
 #include <math.h>
@@ -179,10 +179,17 @@ int main(int argc, char **argv) {
   CHECK(plaidml_tensor_prng_seed(0, &seed));
   int64_t ws[1] = {4};
   CHECK(plaidml_tensor_prng(seed, 1, ws, PLAIDML_UI32, &words, &next));
-  plaidml_tensor *outs[3] = {named, order, words};
+  /* The same softmax from the op library, by name (op.h). */
+  plaidml_attrs *attrs;
+  CHECK(plaidml_attrs_create(&attrs));
+  CHECK(plaidml_attrs_set_int(attrs, "axis", -1));
+  plaidml_tensor *lib;
+  size_t numResults;
+  CHECK(plaidml_op_apply("softmax", 1, &y, attrs, 1, &lib, &numResults));
+  plaidml_tensor *outs[4] = {named, order, words, lib};
 
   plaidml_program *program;
-  CHECK(plaidml_program_create("mlp", 1, &x, 3, outs, &program));
+  CHECK(plaidml_program_create("mlp", 1, &x, 4, outs, &program));
   printf("%s", plaidml_program_ir(program));
   const char *name;
   plaidml_dtype dtype;
@@ -200,9 +207,9 @@ int main(int argc, char **argv) {
   CHECK(plaidml_program_compile(program, options, &exe));
   CHECK(plaidml_executable_input(exe, 0, &name, NULL, NULL, NULL));
   printf("executable on %s, input %s\n", plaidml_executable_device(exe), name);
-  plaidml_buffer *input, *results[3], *output;
+  plaidml_buffer *input, *results[4], *output;
   CHECK(plaidml_buffer_create(PLAIDML_F32, 2, xs, &kX[0][0], &input));
-  CHECK(plaidml_executable_run(exe, 1, &input, 3, results));
+  CHECK(plaidml_executable_run(exe, 1, &input, 4, results));
   output = results[0];
 
   double want[BATCH][OUT], worst = 0;
@@ -239,6 +246,14 @@ int main(int argc, char **argv) {
   printf("prng words %08x %08x %08x %08x\n", w[0], w[1], w[2], w[3]);
   printf("%s: ranking, %s: known answer\n", ranked ? "PASS" : "FAIL",
          kat ? "PASS" : "FAIL");
+  const float *viaOp = (const float *)plaidml_buffer_data(results[3]);
+  double opWorst = 0;
+  for (int i = 0; i < BATCH * OUT; ++i) {
+    double err = fabs(viaOp[i] - want[i / OUT][i % OUT]);
+    opWorst = err > opWorst ? err : opWorst;
+  }
+  printf("%s: op library softmax, max error %.1e\n",
+         opWorst < 1e-5 ? "PASS" : "FAIL", opWorst);
 
   /* An ill-formed program: X is 2x3 but bound to three dimensions. */
   plaidml_dim *d[3];
@@ -255,21 +270,28 @@ int main(int argc, char **argv) {
   printf("build: %s: %s\n", plaidml_status_string(status),
          plaidml_last_error());
   plaidml_contraction_destroy(c);
+  /* A misspelled attribute is an error, never ignored. */
+  plaidml_tensor *unused[1] = {NULL};
+  CHECK(plaidml_attrs_set_int(attrs, "axes", 0));
+  status = plaidml_op_apply("softmax", 1, &y, attrs, 1, unused, &numResults);
+  printf("op_apply: %s: %s\n", plaidml_status_string(status),
+         plaidml_last_error());
+  plaidml_attrs_destroy(attrs);
   for (int i = 0; i < 3; ++i)
     plaidml_dim_destroy(d[i]);
 
   plaidml_buffer_destroy(input);
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 4; ++i)
     plaidml_buffer_destroy(results[i]);
   plaidml_executable_destroy(exe);
   plaidml_compile_options_destroy(options);
   plaidml_program_destroy(program);
-  plaidml_tensor *all[] = {x,     w1,    b1,    w2,      b2,    h1,
-                           h,     y,     m,     shifted, e,     s,
-                           probs, named, order, seed,    words, next};
+  plaidml_tensor *all[] = {x,     w1,   b1,      w2,   b2, h1,    h,
+                           y,     m,    shifted, e,    s,  probs, named,
+                           order, seed, words,   next, lib};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
     plaidml_tensor_destroy(all[i]);
   plaidml_edsl_reset();
   printf("done\n");
-  return worst < 1e-5 && ranked && kat ? 0 : 1;
+  return worst < 1e-5 && ranked && kat && opWorst < 1e-5 ? 0 : 1;
 }
