@@ -433,7 +433,13 @@ plaidml_status plaidml_executable_run(plaidml_executable *p, size_t num_inputs,
   } else {
     std::vector<reference::Buffer> buffers;
     for (auto [array, spec] : llvm::zip_equal(arrays, p->inputs)) {
-      reference::Buffer buffer(spec.type);
+      FailureOr<reference::Buffer> created =
+          reference::Buffer::create(spec.type, p->function.getLoc());
+      if (failed(created))
+        return fail(
+            PLAIDML_RUNTIME_ERROR,
+            takeDiagnostics(*p, "cannot allocate input '" + spec.name + "'"));
+      reference::Buffer buffer = std::move(*created);
       if (failed(buffer.fromBytes(array.bytes)))
         return fail(PLAIDML_INTERNAL_ERROR,
                     "input '" + spec.name + "' has the wrong byte size");

@@ -64,7 +64,10 @@ rt::HostArray plaidml::edsl::randomArray(const TensorSpec &spec,
   s.name = spec.name;
   s.dtype = spec.dtype;
   s.shape = spec.shape;
-  return run::randomArray(s, rng);
+  rt::StatusOr<rt::HostArray> array = run::randomArray(s, rng);
+  if (!array.ok())
+    throw Error(array.message());
+  return std::move(*array);
 }
 
 rt::HostArray plaidml::edsl::makeArray(DType dtype,

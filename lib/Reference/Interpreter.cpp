@@ -321,10 +321,10 @@ FailureOr<std::vector<Buffer>> reference::evaluate(func::FuncOp func,
           evaluatePrng(prng, *operands[0]);
       if (failed(results))
         return failure();
-      values[prng.getValues()] =
-          std::make_unique<Buffer>(std::move(results->first));
-      values[prng.getNewState()] =
-          std::make_unique<Buffer>(std::move(results->second));
+      owned.push_back(std::make_unique<Buffer>(std::move(results->first)));
+      values[prng.getValues()] = owned.back().get();
+      owned.push_back(std::make_unique<Buffer>(std::move(results->second)));
+      values[prng.getNewState()] = owned.back().get();
       continue;
     }
     if (op.getNumResults() != 1 || op.getNumRegions() != 0)

@@ -48,7 +48,11 @@ FailureOr<Buffer> reference::evaluateArgSort(ArgSortOp op,
     return compare("lt", a, b, element);
   };
 
-  Buffer result(cast<RankedTensorType>(op.getType()));
+  FailureOr<Buffer> created =
+      Buffer::create(cast<RankedTensorType>(op.getType()), op.getLoc());
+  if (failed(created))
+    return failure();
+  Buffer result = std::move(*created);
   std::vector<int64_t> order(size);
   std::vector<Scalar> line(size);
   for (int64_t o = 0; o < outer; ++o) {
@@ -69,7 +73,7 @@ FailureOr<Buffer> reference::evaluateArgSort(ArgSortOp op,
         result.setInt(base + k * inner, order[k]);
     }
   }
-  return result;
+  return std::move(result);
 }
 
 namespace {
@@ -107,7 +111,11 @@ reference::evaluatePrng(PrngOp op, const Buffer &state) {
   for (int i = 0; i < 6; ++i)
     s[i] = static_cast<uint32_t>(state.getInt(i));
   Words counter = {s[2], s[3], s[4], s[5]};
-  Buffer values(cast<RankedTensorType>(op.getValues().getType()));
+  FailureOr<Buffer> createdValues = Buffer::create(
+      cast<RankedTensorType>(op.getValues().getType()), op.getLoc());
+  if (failed(createdValues))
+    return failure();
+  Buffer values = std::move(*createdValues);
   Type element = values.getElementType();
   int64_t count = values.getNumElements();
   Words words{};
@@ -126,7 +134,10 @@ reference::evaluatePrng(PrngOp op, const Buffer &state) {
     else
       values.setInt(i, w); // wrapped to the 32-bit integer type
   }
-  Buffer next(state.getType());
+  FailureOr<Buffer> createdNext = Buffer::create(state.getType(), op.getLoc());
+  if (failed(createdNext))
+    return failure();
+  Buffer next = std::move(*createdNext);
   Words advanced = addToCounter(counter, (count + 3) / 4);
   next.setInt(0, s[0]);
   next.setInt(1, s[1]);

@@ -51,7 +51,8 @@ private:
 };
 
 /// A seeded array of `spec`: floats uniform in [-1, 1), integers in [-8, 8)
-/// ([0, 16) unsigned), the same on every machine.
+/// ([0, 16) unsigned), the same on every machine. Throws Error when the
+/// array cannot be allocated.
 rt::HostArray randomArray(const TensorSpec &spec, std::mt19937_64 &rng);
 
 /// An f32/f64 array of `shape` from `values` (row-major).
