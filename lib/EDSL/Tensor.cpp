@@ -11,6 +11,7 @@
 #include "plaidml/Dialect/Tile/IR/TileDialect.h"
 #include "plaidml/Dialect/Tile/IR/TileOps.h"
 #include "plaidml/InitAll.h"
+#include "plaidml/Support/ElementTypes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -75,70 +76,12 @@ Tensor pe::makeTensor(Value value, const std::string &name) {
 }
 
 Type edetail::toMLIRType(DType dtype) {
-  MLIRContext *ctx = getContext();
-  auto si = [&](unsigned w) {
-    return IntegerType::get(ctx, w, IntegerType::Signed);
-  };
-  auto ui = [&](unsigned w) {
-    return IntegerType::get(ctx, w, IntegerType::Unsigned);
-  };
-  switch (dtype) {
-  case DType::i1:
-    return IntegerType::get(ctx, 1);
-  case DType::si8:
-    return si(8);
-  case DType::si16:
-    return si(16);
-  case DType::si32:
-    return si(32);
-  case DType::si64:
-    return si(64);
-  case DType::ui8:
-    return ui(8);
-  case DType::ui16:
-    return ui(16);
-  case DType::ui32:
-    return ui(32);
-  case DType::ui64:
-    return ui(64);
-  case DType::f16:
-    return Float16Type::get(ctx);
-  case DType::bf16:
-    return BFloat16Type::get(ctx);
-  case DType::f32:
-    return Float32Type::get(ctx);
-  case DType::f64:
-    return Float64Type::get(ctx);
-  }
-  return {};
+  return mlir::plaidml::getTileElementType(dtype, getContext());
 }
 
 DType edetail::fromMLIRType(Type type) {
-  if (auto intTy = dyn_cast<IntegerType>(type)) {
-    bool u = intTy.isUnsigned();
-    switch (intTy.getWidth()) {
-    case 1:
-      return DType::i1;
-    case 8:
-      return u ? DType::ui8 : DType::si8;
-    case 16:
-      return u ? DType::ui16 : DType::si16;
-    case 32:
-      return u ? DType::ui32 : DType::si32;
-    case 64:
-      return u ? DType::ui64 : DType::si64;
-    default:
-      break;
-    }
-  }
-  if (type.isF16())
-    return DType::f16;
-  if (type.isBF16())
-    return DType::bf16;
-  if (type.isF32())
-    return DType::f32;
-  if (type.isF64())
-    return DType::f64;
+  if (std::optional<DType> dtype = mlir::plaidml::getRuntimeDType(type))
+    return *dtype;
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;
