@@ -10,6 +10,8 @@
 
 #include "plaidml/Target/Cpu/Passes.h"
 
+#include "plaidml/Conversion/TileToAffine/TileToAffine.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -77,7 +79,7 @@ struct CpuPlanWorkspacePass
     : mlir::plaidml::impl::CpuPlanWorkspacePassBase<CpuPlanWorkspacePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (func.isExternal() || !func->hasAttr("plaidml.entry"))
+    if (func.isExternal() || !func->hasAttr(kEntryAttrName))
       return;
     if (func->hasAttr(kWorkspaceAttrName)) {
       func.emitError() << "entry function @" << func.getSymName()
