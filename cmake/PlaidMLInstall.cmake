@@ -22,6 +22,11 @@ install(DIRECTORY "${PLAIDML_SOURCE_DIR}/include/plaidml"
         COMPONENT plaidml-headers
         FILES_MATCHING PATTERN "*.h" PATTERN "*.td"
         PATTERN "Runner" EXCLUDE)
+# The C API's headers (plain C, include/plaidml-c).
+install(DIRECTORY "${PLAIDML_SOURCE_DIR}/include/plaidml-c"
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+        COMPONENT plaidml-headers
+        FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY "${PLAIDML_BINARY_DIR}/include/plaidml"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         COMPONENT plaidml-headers

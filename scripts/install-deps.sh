@@ -4,7 +4,7 @@
 # Installs, from Debian 12's own archive (LLVM/MLIR 22 come from
 # bookworm-security), everything PlaidML needs to configure, build, test and
 # later run its Vulkan (lavapipe) and OpenCL (PoCL) backends on a fresh
-# machine. Idempotent: when dpkg already reports every package installed it
+# machine, then the pinned Python packages into .venv (setup-venv.sh). Idempotent: when dpkg already reports every package installed it
 # touches nothing, so `make check` can call it on every run. Runs as root, or
 # through sudo otherwise.
 #
@@ -34,6 +34,9 @@ PACKAGES=(
   # loader + lavapipe, OpenCL ICD loader + PoCL.
   spirv-tools libvulkan-dev mesa-vulkan-drivers
   ocl-icd-opencl-dev pocl-opencl-icd
+  # ONNX import: the protobuf schema and parser of ONNX 1.12 (libonnx-dev)
+  # and protobuf; python3-venv for the project's virtual environment.
+  libonnx-dev libprotobuf-dev protobuf-compiler python3-venv
 )
 
 missing=()
@@ -42,9 +45,11 @@ for pkg in "${PACKAGES[@]}"; do
   [[ "$status" == "ii " ]] || missing+=("$pkg")
 done
 
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "install-deps: all ${#PACKAGES[@]} packages already installed"
-  exit 0
+  exec "$HERE/setup-venv.sh"
 fi
 
 if [[ $(id -u) -eq 0 ]]; then
@@ -61,3 +66,6 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+
+# The Python packages (pinned) live in the repository's .venv.
+exec "$HERE/setup-venv.sh"

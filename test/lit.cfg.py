@@ -57,9 +57,13 @@ if sanitized_tools:
         if name in os.environ:
             config.environment[name] = os.environ[name]
 tools = [
+    "capi-program",
+    "capi-network",
     "call-entry",
     "opencl-kernel-runner",
     "plaidml-compile",
+    "plaidml-net",
+    "plaidml-op-test",
     "plaidml-opt",
     "plaidml-run",
     "plaidml-setup",

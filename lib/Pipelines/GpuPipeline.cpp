@@ -36,9 +36,11 @@ void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm) {
   // affine.parallel -> scf.parallel -> gpu.launch. No canonicalization before
   // the mapping: it would fold away one-iteration grid loops.
   pm.addPass(createLowerAffinePass());
-  GpuMapParallelLoopsPassOptions mapping;
-  mapping.mappingPolicyStr = "innermost-first";
-  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass(mapping));
+  // Our own mapping (innermost dimension on x, outer ones beyond three
+  // sequential): upstream's innermost-first policy maps the outermost three
+  // dimensions of a 4-D loop, leaving the channels of a convolution as a
+  // loop in one invocation.
+  pm.addNestedPass<func::FuncOp>(createGpuMapLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
 

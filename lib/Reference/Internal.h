@@ -1,7 +1,8 @@
 //===- Internal.h - Shared pieces of the reference interpreter --*- C++ -*-===//
 //
 // Declarations shared by the files of the reference interpreter: the
-// evaluator of tile.contract and the row-major index helpers.
+// evaluators of tile.contract, tile.argsort and tile.prng, and the row-major
+// index helpers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,12 @@ int64_t broadcastIndex(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape);
 /// Evaluates one tile.contract on its operand buffers (init first).
 FailureOr<Buffer> evaluateContraction(tile::ContractionOp op,
                                       ArrayRef<const Buffer *> operands);
+
+/// Evaluates tile.argsort (SortAndRandom.cpp).
+FailureOr<Buffer> evaluateArgSort(tile::ArgSortOp op, const Buffer &operand);
+/// Evaluates tile.prng: the values and the new state (SortAndRandom.cpp).
+FailureOr<std::pair<Buffer, Buffer>> evaluatePrng(tile::PrngOp op,
+                                                  const Buffer &state);
 
 } // namespace mlir::plaidml::reference
 

@@ -3,7 +3,7 @@
 // Walks a Tile function op by op and evaluates each one on host buffers:
 // constants, casts, elementwise ops with NumPy broadcasting, comparisons,
 // select and the shape ops. Contractions are evaluated in Contraction.cpp,
-// element arithmetic in Scalar.cpp.
+// argsort and prng in SortAndRandom.cpp, element arithmetic in Scalar.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -253,6 +253,7 @@ FailureOr<Buffer> evaluateOp(Operation *op, ArrayRef<const Buffer *> operands) {
         return evaluateScatter(s, *operands[0], *operands[1]);
       })
       .Case([&](ContractionOp c) { return evaluateContraction(c, operands); })
+      .Case([&](ArgSortOp a) { return evaluateArgSort(a, *operands[0]); })
       .Default([](Operation *other) -> FailureOr<Buffer> {
         return other->emitError("the reference interpreter cannot evaluate '")
                << other->getName() << "'";
@@ -314,6 +315,17 @@ FailureOr<std::vector<Buffer>> reference::evaluate(func::FuncOp func,
         results.push_back(std::move(*copy));
       }
       return results;
+    }
+    if (auto prng = dyn_cast<PrngOp>(op)) {
+      FailureOr<std::pair<Buffer, Buffer>> results =
+          evaluatePrng(prng, *operands[0]);
+      if (failed(results))
+        return failure();
+      owned.push_back(std::make_unique<Buffer>(std::move(results->first)));
+      values[prng.getValues()] = owned.back().get();
+      owned.push_back(std::make_unique<Buffer>(std::move(results->second)));
+      values[prng.getNewState()] = owned.back().get();
+      continue;
     }
     if (op.getNumResults() != 1 || op.getNumRegions() != 0)
       return op.emitError("the reference interpreter cannot evaluate '")

@@ -19,6 +19,7 @@
 #include "plaidml/Frontend/TileLang/Importer.h"
 #include "plaidml/InitAll.h"
 #include "plaidml/Reference/Interpreter.h"
+#include "plaidml/Support/ElementTypes.h"
 #include "plaidml/Support/NestingLimit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,34 +35,6 @@ namespace reference = mlir::plaidml::reference;
 namespace tilelang = mlir::plaidml::tilelang;
 
 namespace {
-std::optional<rt::DType> toDType(Type type) {
-  if (auto intTy = dyn_cast<IntegerType>(type)) {
-    bool u = intTy.isUnsigned();
-    switch (intTy.getWidth()) {
-    case 1:
-      return rt::DType::i1;
-    case 8:
-      return u ? rt::DType::ui8 : rt::DType::si8;
-    case 16:
-      return u ? rt::DType::ui16 : rt::DType::si16;
-    case 32:
-      return u ? rt::DType::ui32 : rt::DType::si32;
-    case 64:
-      return u ? rt::DType::ui64 : rt::DType::si64;
-    default:
-      return std::nullopt;
-    }
-  }
-  if (type.isF16())
-    return rt::DType::f16;
-  if (type.isBF16())
-    return rt::DType::bf16;
-  if (type.isF32())
-    return rt::DType::f32;
-  if (type.isF64())
-    return rt::DType::f64;
-  return std::nullopt;
-}
 
 /// Specs for `types`, named `names` when given (a .tile program), else
 /// `prefix`0, `prefix`1, ...
@@ -74,7 +47,8 @@ toSpecs(TypeRange types, const std::vector<std::string> &names,
     spec.name = i < names.size() ? names[i] : prefix + std::to_string(i);
     auto tensor = dyn_cast<RankedTensorType>(type);
     std::optional<rt::DType> dtype =
-        tensor ? toDType(tensor.getElementType()) : std::nullopt;
+        tensor ? mlir::plaidml::getRuntimeDType(tensor.getElementType())
+               : std::nullopt;
     if (!tensor || !tensor.hasStaticShape() || !dtype)
       return rt::Status::failure(
           "'" + spec.name + "' of '" + function.str() +

@@ -312,6 +312,16 @@ bool Fuser::tryFuse(AffineParallelOp producer) {
       getConstantSpace(consumer);
   if (!consumerSpace || consumerSpace->size() != producerSpace->size())
     return false;
+  // At most one reduction per nest: two contractions in one body (both
+  // operands of a residual add) leave a nest the CPU code generator cannot
+  // block, which runs as scalar code.
+  auto hasLoop = [](AffineParallelOp nest) {
+    return nest.getBody()
+        ->walk([](affine::AffineForOp) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  };
+  if (hasLoop(producer) && hasLoop(consumer))
+    return false;
 
   // Every use of a produced buffer in the consumer is a load of the element
   // one producer iteration wrote. `producerIv[c]` is the producer induction

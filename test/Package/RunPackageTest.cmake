@@ -2,8 +2,9 @@
 #
 # Run by CTest (`cmake -P`): installs the PlaidML build into a fresh prefix,
 # configures and builds test/Package/consumer against that prefix alone, runs
-# the consumer and checks what it prints. Variables (all -D): BUILD_DIR,
-# SOURCE_DIR, WORK_DIR, CXX_COMPILER, GENERATOR, BUILD_TYPE, PIPELINE.
+# the consumer and the C API consumer and checks what they print. Variables
+# (all -D): BUILD_DIR, SOURCE_DIR, WORK_DIR, CXX_COMPILER, GENERATOR,
+# BUILD_TYPE, PIPELINE.
 #
 #===----------------------------------------------------------------------===#
 
@@ -44,4 +45,18 @@ endforeach()
 if(step_output MATCHES "tile.relu")
   message(FATAL_ERROR "package test: the pipeline '${PIPELINE}' left the dead tile.relu:\n${step_output}")
 endif()
-message(STATUS "package test passed:\n${step_output}")
+set(consumer_output "${step_output}")
+
+# The C API consumer, on the reference interpreter and on the CPU (its
+# compile cache inside the work directory).
+foreach(device reference cpu)
+  run_step("C API consumer on ${device}" "${CMAKE_COMMAND}" -E env
+    "XDG_CACHE_HOME=${WORK_DIR}/cache"
+    "${consumer_build}/plaidml-capi-consumer" ${device})
+  if(NOT step_output MATCHES "on ${device}: C = \\[19, 22, 43, 50\\]" OR
+     NOT step_output MATCHES "EDSL on ${device}: relu\\(A - 2.5\\) = \\[0, 0, 0.5, 1.5\\], order = \\[1, 0, 1, 0\\]")
+    message(FATAL_ERROR "package test: unexpected C API output on ${device}:\n${step_output}")
+  endif()
+  string(APPEND consumer_output "${step_output}")
+endforeach()
+message(STATUS "package test passed:\n${consumer_output}")

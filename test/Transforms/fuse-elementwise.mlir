@@ -487,3 +487,53 @@ func.func @constant_row(%x: memref<2x4xf32>, %out: memref<2x4xf32>) attributes {
   memref.dealloc %T : memref<2x4xf32>
   return
 }
+
+// -----
+
+// A residual add of two contractions: the add fuses into one contraction's
+// nest, which then does not fuse with the other's (two reductions in one
+// body would not be blocked on the CPU), so one result stays in memory.
+// CHECK-LABEL: func.func @two_contractions
+// CHECK:       %[[A:.*]] = memref.alloc() : memref<4x8xf32>
+// CHECK:       affine.parallel
+// CHECK:         affine.for
+// CHECK:         affine.store %{{.*}}, %[[A]]
+// CHECK:       affine.parallel
+// CHECK:         %[[S:.*]] = affine.for
+// CHECK:         %[[R:.*]] = affine.load %[[A]]
+// CHECK:         arith.addf %[[S]], %[[R]]
+// CHECK-NOT:   affine.parallel
+func.func @two_contractions(%x: memref<4x16xf32>, %w: memref<16x8xf32>, %v: memref<16x8xf32>, %out: memref<4x8xf32>) attributes {plaidml.entry} {
+  %a = memref.alloc() : memref<4x8xf32>
+  %b = memref.alloc() : memref<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%i, %j) = (0, 0) to (4, 8) {
+    %s = affine.for %k = 0 to 16 iter_args(%acc = %zero) -> (f32) {
+      %p = affine.load %x[%i, %k] : memref<4x16xf32>
+      %q = affine.load %w[%k, %j] : memref<16x8xf32>
+      %m = arith.mulf %p, %q : f32
+      %n = arith.addf %acc, %m : f32
+      affine.yield %n : f32
+    }
+    affine.store %s, %a[%i, %j] : memref<4x8xf32>
+  }
+  affine.parallel (%i, %j) = (0, 0) to (4, 8) {
+    %s = affine.for %k = 0 to 16 iter_args(%acc = %zero) -> (f32) {
+      %p = affine.load %x[%i, %k] : memref<4x16xf32>
+      %q = affine.load %v[%k, %j] : memref<16x8xf32>
+      %m = arith.mulf %p, %q : f32
+      %n = arith.addf %acc, %m : f32
+      affine.yield %n : f32
+    }
+    affine.store %s, %b[%i, %j] : memref<4x8xf32>
+  }
+  affine.parallel (%i, %j) = (0, 0) to (4, 8) {
+    %r = affine.load %a[%i, %j] : memref<4x8xf32>
+    %t = affine.load %b[%i, %j] : memref<4x8xf32>
+    %u = arith.addf %r, %t : f32
+    affine.store %u, %out[%i, %j] : memref<4x8xf32>
+  }
+  memref.dealloc %a : memref<4x8xf32>
+  memref.dealloc %b : memref<4x8xf32>
+  return
+}

@@ -80,7 +80,7 @@ void registerCpuPipelines();
 /// The GPU mapping every GPU target shares (docs/VulkanPipeline.md steps
 /// 2-7): plaidml-gpu-configure (with the max_workgroup_size of the module's
 /// plaidml.target),
-/// plaidml-gpu-tile-workgroups, lower-affine, gpu-map-parallel-loops,
+/// plaidml-gpu-tile-workgroups, lower-affine, plaidml-gpu-map-loops,
 /// convert-parallel-loops-to-gpu, canonicalize,
 /// gpu-launch-sink-index-computations and gpu-kernel-outlining. From ABI-form
 /// functions to host functions that `gpu.launch_func` one `gpu.module` per

@@ -103,6 +103,9 @@ def FuseElementwisePass
 
     - both are `affine.parallel` ops without reductions, in the same block,
       with constant bounds and steps, the consumer after the producer;
+    - at most one of the two bodies holds a loop (a contraction's
+      reduction): a nest computing two contractions (the two operands of a
+      residual add) is one the CPU code generator cannot block;
     - the producer's body stores a value `V` into a buffer `T` with an
       `affine.store` directly in the body (not nested in a loop or an
       `affine.if`) whose indices are the producer's induction variables in

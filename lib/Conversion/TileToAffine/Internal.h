@@ -4,7 +4,7 @@
 // semantics of Tile element types on signless arith values (ScalarOps.cpp),
 // the buffer and loop-nest helpers every op lowering uses
 // (TileToAffine.cpp), and the per-theme pattern sets (Contraction.cpp,
-// Elementwise.cpp, Shape.cpp).
+// Elementwise.cpp, Shape.cpp, SortAndRandom.cpp).
 //
 // Values inside the loop nests are signless (`i32` for `si32` and `ui32`);
 // the Tile element type that says how to read them is passed alongside, so
@@ -70,6 +70,9 @@ using NestBodyBuilder =
 /// terminator.
 Value getResultBuffer(ConversionPatternRewriter &rewriter, Operation *op,
                       MemRefType type);
+/// The same for any result of an op with several results.
+Value getResultBuffer(ConversionPatternRewriter &rewriter, OpResult result,
+                      MemRefType type);
 /// An affine.parallel nest over `shape` (no loop for rank 0); `body` gets
 /// the induction variables, outermost first.
 void buildParallelNest(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -93,6 +96,8 @@ void populateElementwisePatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateShapePatterns(TypeConverter &converter,
                            RewritePatternSet &patterns);
+void populateSortAndRandomPatterns(TypeConverter &converter,
+                                   RewritePatternSet &patterns);
 
 } // namespace mlir::plaidml::tile_to_affine
 

@@ -7,7 +7,7 @@
 // into the output buffers that were not written directly), the choice of
 // the buffer each op computes into, and the loop-nest helpers the op
 // lowerings share. The op lowerings themselves live in Contraction.cpp,
-// Elementwise.cpp and Shape.cpp.
+// Elementwise.cpp, Shape.cpp and SortAndRandom.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,8 +84,13 @@ void mlir::plaidml::configureTileToAffineConversionTarget(
 
 Value tile_to_affine::getResultBuffer(ConversionPatternRewriter &rewriter,
                                       Operation *op, MemRefType type) {
+  return getResultBuffer(rewriter, op->getResult(0), type);
+}
+
+Value tile_to_affine::getResultBuffer(ConversionPatternRewriter &rewriter,
+                                      OpResult result, MemRefType type) {
+  Operation *op = result.getOwner();
   Location loc = op->getLoc();
-  Value result = op->getResult(0);
   auto func = op->getParentOfType<func::FuncOp>();
   for (OpOperand &use : result.getUses()) {
     if (!isa<func::ReturnOp>(use.getOwner()))
@@ -242,4 +247,5 @@ void mlir::plaidml::populateTileToAffineConversionPatterns(
   populateContractionPatterns(typeConverter, patterns);
   populateElementwisePatterns(typeConverter, patterns);
   populateShapePatterns(typeConverter, patterns);
+  populateSortAndRandomPatterns(typeConverter, patterns);
 }

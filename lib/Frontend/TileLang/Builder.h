@@ -15,6 +15,7 @@
 
 #include "AST.h"
 
+#include "plaidml/Dialect/Tile/IR/TileOps.h"
 #include "plaidml/Frontend/TileLang/Importer.h"
 
 #include "mlir/IR/Builders.h"
@@ -105,6 +106,8 @@ private:
   FailureOr<Operand> emitCall(const Expr &e);
   FailureOr<Operand> emitCast(const Expr &e, const Operand &x);
   FailureOr<Operand> emitShapeCall(const Expr &e, ArrayRef<Operand> args);
+  /// argsort, argsort_desc, prng_value and prng_state.
+  FailureOr<Operand> emitSortOrRandomCall(const Expr &e, const Operand &x);
   /// The tensor of `x`: itself, or its literal as a rank-0 constant of
   /// `elementType` (or of the literal's own type when null).
   Value materialize(const Operand &x, Type elementType = {});
@@ -120,6 +123,9 @@ private:
   llvm::StringMap<Value> tensors;
   llvm::StringMap<llvm::SMLoc> definitions;
   llvm::StringMap<int64_t> dims;
+  /// The tile.prng ops built so far: prng_value and prng_state with the
+  /// same state and shape share one.
+  SmallVector<tile::PrngOp> prngs;
 };
 
 /// `3x4`, or `scalar` for rank 0: a shape as diagnostics spell it.

@@ -13,6 +13,7 @@
 #include "Builder.h"
 
 #include "plaidml/Dialect/Tile/IR/TileOps.h"
+#include "plaidml/Dialect/Tile/Utils/ContractionBuilder.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/IntegerSet.h"
@@ -27,78 +28,7 @@ using namespace mlir::plaidml::tilelang;
 using llvm::SMLoc;
 
 namespace {
-/// An exact fraction num/den, den > 0, in lowest terms. Every operation
-/// fails (returns nullopt) instead of overflowing.
-struct Rational {
-  int64_t num = 0, den = 1;
-
-  static std::optional<Rational> make(int64_t num, int64_t den) {
-    if (den == 0 || num == INT64_MIN || den == INT64_MIN)
-      return std::nullopt;
-    if (den < 0) {
-      num = -num;
-      den = -den;
-    }
-    int64_t g = std::gcd(num, den);
-    return Rational{num / g, den / g};
-  }
-  bool isZero() const { return num == 0; }
-};
-
-std::optional<Rational> add(Rational a, Rational b) {
-  std::optional<int64_t> x = llvm::checkedMul(a.num, b.den);
-  std::optional<int64_t> y = llvm::checkedMul(b.num, a.den);
-  std::optional<int64_t> d = llvm::checkedMul(a.den, b.den);
-  if (!x || !y || !d)
-    return std::nullopt;
-  std::optional<int64_t> n = llvm::checkedAdd(*x, *y);
-  if (!n)
-    return std::nullopt;
-  return Rational::make(*n, *d);
-}
-
-std::optional<Rational> mul(Rational a, Rational b) {
-  std::optional<int64_t> n = llvm::checkedMul(a.num, b.num);
-  std::optional<int64_t> d = llvm::checkedMul(a.den, b.den);
-  if (!n || !d)
-    return std::nullopt;
-  return Rational::make(*n, *d);
-}
-
-/// constant + sum(coeffs[i] * index_i).
-struct Affine {
-  Rational constant;
-  SmallVector<Rational> coeffs;
-
-  bool isConstant() const {
-    return llvm::all_of(coeffs, [](Rational r) { return r.isZero(); });
-  }
-};
-
-std::optional<Affine> combine(const Affine &a, const Affine &b,
-                              Rational scaleB) {
-  Affine r;
-  std::optional<Rational> sb = mul(b.constant, scaleB);
-  std::optional<Rational> c = sb ? add(a.constant, *sb) : std::nullopt;
-  if (!c)
-    return std::nullopt;
-  r.constant = *c;
-  r.coeffs.resize(std::max(a.coeffs.size(), b.coeffs.size()));
-  for (size_t i = 0; i < r.coeffs.size(); ++i) {
-    Rational x = i < a.coeffs.size() ? a.coeffs[i] : Rational();
-    Rational y = i < b.coeffs.size() ? b.coeffs[i] : Rational();
-    std::optional<Rational> sy = mul(y, scaleB);
-    std::optional<Rational> s = sy ? add(x, *sy) : std::nullopt;
-    if (!s)
-      return std::nullopt;
-    r.coeffs[i] = *s;
-  }
-  return r;
-}
-
-std::optional<Affine> scale(const Affine &a, Rational s) {
-  return combine(Affine(), a, s);
-}
+using Affine = LinearForm;
 
 /// The index space of one contraction while its polynomials are evaluated.
 class IndexSpace {
@@ -157,7 +87,7 @@ FailureOr<Affine> IndexSpace::eval(const IntExpr &e, bool allowNew) {
     FailureOr<Affine> x = eval(*e.lhs, allowNew);
     if (failed(x))
       return failure();
-    std::optional<Affine> s = scale(*x, Rational{-1, 1});
+    std::optional<Affine> s = scaleForm(*x, Rational{-1, 1});
     if (!s)
       return overflow(e);
     return *s;
@@ -174,16 +104,17 @@ FailureOr<Affine> IndexSpace::eval(const IntExpr &e, bool allowNew) {
   std::optional<Affine> result;
   switch (e.kind) {
   case IntExpr::Kind::Add:
-    result = combine(*a, *b, Rational{1, 1});
+    result = combineForms(*a, *b, Rational{1, 1});
     break;
   case IntExpr::Kind::Sub:
-    result = combine(*a, *b, Rational{-1, 1});
+    result = combineForms(*a, *b, Rational{-1, 1});
     break;
   case IntExpr::Kind::Mul:
     if (!a->isConstant() && !b->isConstant())
       return source.emitError(e.begin)
              << "index expression '" << e.getText() << "' is not affine";
-    result = a->isConstant() ? scale(*b, a->constant) : scale(*a, b->constant);
+    result = a->isConstant() ? scaleForm(*b, a->constant)
+                             : scaleForm(*a, b->constant);
     break;
   case IntExpr::Kind::Div: {
     if (!b->isConstant())
@@ -194,7 +125,7 @@ FailureOr<Affine> IndexSpace::eval(const IntExpr &e, bool allowNew) {
              << "division by zero in index expression '" << e.getText() << "'";
     std::optional<Rational> inv =
         Rational::make(b->constant.den, b->constant.num);
-    result = inv ? scale(*a, *inv) : std::nullopt;
+    result = inv ? scaleForm(*a, *inv) : std::nullopt;
     break;
   }
   default:
@@ -208,61 +139,10 @@ FailureOr<Affine> IndexSpace::eval(const IntExpr &e, bool allowNew) {
 FailureOr<std::pair<AffineExpr, int64_t>>
 IndexSpace::toIntegral(const Affine &a, const IntExpr &where,
                        MLIRContext *ctx) {
-  int64_t d = a.constant.den;
-  for (Rational c : a.coeffs) {
-    if (d > (int64_t(1) << 32))
-      return overflow(where);
-    int64_t g = std::gcd(d, c.den);
-    std::optional<int64_t> l = llvm::checkedMul(d / g, c.den);
-    if (!l)
-      return overflow(where);
-    d = *l;
-  }
-  // Later stages compute with these in 64 bits: keep them far from the edge.
-  constexpr int64_t kLimit = int64_t(1) << 32;
-  auto scaled = [&](Rational r) -> std::optional<int64_t> {
-    std::optional<int64_t> v = llvm::checkedMul(r.num, d / r.den);
-    if (!v || *v > kLimit || *v < -kLimit)
-      return std::nullopt;
-    return v;
-  };
-  std::optional<int64_t> c0 = scaled(a.constant);
-  if (!c0)
+  std::optional<std::pair<AffineExpr, int64_t>> r = toIntegralForm(a, ctx);
+  if (!r)
     return overflow(where);
-  AffineExpr expr = getAffineConstantExpr(*c0, ctx);
-  for (auto [i, c] : llvm::enumerate(a.coeffs)) {
-    if (c.isZero())
-      continue;
-    std::optional<int64_t> ci = scaled(c);
-    if (!ci)
-      return overflow(where);
-    expr = expr + getAffineDimExpr(i, ctx) * *ci;
-  }
-  return std::make_pair(expr, d);
-}
-
-/// The identity of `agg` in `type`: what an untouched output element holds.
-static Attribute getIdentity(AggregationKind agg, Type type) {
-  bool lowest = agg == AggregationKind::max;
-  bool highest = agg == AggregationKind::min;
-  if (auto floatTy = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = floatTy.getFloatSemantics();
-    if (lowest || highest)
-      return FloatAttr::get(floatTy, APFloat::getInf(sem, /*Negative=*/lowest));
-    return FloatAttr::get(floatTy, agg == AggregationKind::mul ? 1.0 : 0.0);
-  }
-  auto intTy = cast<IntegerType>(type);
-  unsigned width = intTy.getWidth();
-  APInt value(width, agg == AggregationKind::mul ? 1 : 0);
-  if (width == 1)
-    value = APInt(1, highest || agg == AggregationKind::mul ? 1 : 0);
-  else if (lowest)
-    value = intTy.isUnsigned() ? APInt::getMinValue(width)
-                               : APInt::getSignedMinValue(width);
-  else if (highest)
-    value = intTy.isUnsigned() ? APInt::getMaxValue(width)
-                               : APInt::getSignedMaxValue(width);
-  return IntegerAttr::get(type, value);
+  return *r;
 }
 
 FailureOr<Value> FunctionBuilder::emitContraction(const Statement &stmt) {
@@ -373,27 +253,10 @@ FailureOr<Value> FunctionBuilder::emitContraction(const Statement &stmt) {
 
   // The element type: the inputs' promoted type, i1 or si32 for `==`, the
   // third input's for `?`.
-  auto elem = [&](unsigned i) {
-    return cast<RankedTensorType>(inputs[i].getType()).getElementType();
-  };
-  Type element;
-  switch (c.combo) {
-  case CombinationKind::none:
-    element = elem(0);
-    break;
-  case CombinationKind::add:
-  case CombinationKind::mul:
-    element = promoteElementTypes(elem(0), elem(1));
-    break;
-  case CombinationKind::eq:
-    element = c.agg == AggregationKind::add
-                  ? IntegerType::get(ctx, 32, IntegerType::Signed)
-                  : IntegerType::get(ctx, 1);
-    break;
-  case CombinationKind::cond:
-    element = elem(2);
-    break;
-  }
+  SmallVector<Type, 3> elems;
+  for (Value input : inputs)
+    elems.push_back(cast<RankedTensorType>(input.getType()).getElementType());
+  Type element = getContractionElementType(c.agg, c.combo, elems);
   auto resultType = RankedTensorType::get(shape, element);
 
   Value init;
@@ -417,7 +280,7 @@ FailureOr<Value> FunctionBuilder::emitContraction(const Statement &stmt) {
     auto type = RankedTensorType::get({}, element);
     init = ConstantOp::create(
         builder, loc(c.aggLoc),
-        DenseElementsAttr::get(type, getIdentity(c.agg, element)));
+        DenseElementsAttr::get(type, getAggregationIdentity(c.agg, element)));
   }
 
   SmallVector<Attribute> idxNames;

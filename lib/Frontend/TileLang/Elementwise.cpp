@@ -1,10 +1,10 @@
 //===- Elementwise.cpp - Tile-language expressions to Tile ops ------------===//
 //
 // Emits the Tile ops of an elementwise expression: operators, `?:`, and the
-// built-in functions (math, casts, shape functions). Literals stay untyped
-// until they meet a tensor, whose element type they then take when it holds
-// them, so `X * 2` keeps X's type. Shapes and element types are checked with
-// TileTypes.h / TileTraits.h before an op is created.
+// built-in functions (math, casts, shape functions, argsort, prng).
+// Literals stay untyped until they meet a tensor, whose element type they
+// then take when it holds them, so `X * 2` keeps X's type. Shapes and element
+// types are checked with TileTypes.h / TileTraits.h before an op is created.
 //
 //===----------------------------------------------------------------------===//
 
@@ -177,7 +177,8 @@ std::optional<Builtin> lookupBuiltin(StringRef name) {
               "gather"},
              Builtin{2, 2})
       .Cases({"scatter", "select"}, Builtin{3, 3})
-      .Case("reshape", Builtin{1, kMaxRank + 1})
+      .Cases({"argsort", "argsort_desc"}, Builtin{2, 2})
+      .Cases({"reshape", "prng_value", "prng_state"}, Builtin{1, kMaxRank + 1})
       .Default(std::nullopt);
 }
 
@@ -525,6 +526,8 @@ FailureOr<Operand> FunctionBuilder::emitCall(const Expr &e) {
     return emitSelect(e.loc, args[0], args[1], args[2]);
   if (name.starts_with("as_"))
     return emitCast(e, args[0]);
+  if (name.starts_with("argsort") || name.starts_with("prng_"))
+    return emitSortOrRandomCall(e, args[0]);
   return emitShapeCall(e, args);
 }
 
@@ -655,4 +658,65 @@ FailureOr<Operand> FunctionBuilder::emitShapeCall(const Expr &e,
           RankedTensorType::get(shapeType.getShape(), type.getElementType()), t,
           indices, builder.getI64IntegerAttr(0)),
       e.loc);
+}
+
+FailureOr<Operand> FunctionBuilder::emitSortOrRandomCall(const Expr &e,
+                                                         const Operand &x) {
+  StringRef name = e.name;
+  Location at = loc(e.loc);
+  MLIRContext *ctx = source.getContext();
+  Value t = materialize(x);
+  auto type = cast<RankedTensorType>(t.getType());
+
+  if (name.starts_with("argsort")) {
+    FailureOr<int64_t> axis = evalSize(*e.sizeArgs[0]);
+    if (failed(axis))
+      return failure();
+    if (*axis < 0 || *axis >= type.getRank())
+      return emitError(e.sizeArgs[0]->begin)
+             << "axis " << *axis << " is out of range for a tensor of rank "
+             << type.getRank();
+    if (type.getDimSize(*axis) > std::numeric_limits<int32_t>::max())
+      return emitError(e.loc)
+             << "positions along axis " << *axis << " do not fit in si32";
+    auto resultType = RankedTensorType::get(
+        type.getShape(), IntegerType::get(ctx, 32, IntegerType::Signed));
+    SortDirection direction =
+        name == "argsort" ? SortDirection::asc : SortDirection::desc;
+    return tensorOperand(
+        ArgSortOp::create(builder, at, resultType,
+                          SortDirectionAttr::get(ctx, direction), t,
+                          builder.getI64IntegerAttr(*axis)),
+        e.loc);
+  }
+
+  // prng_value(S, d0, d1, ...) and prng_state(S, d0, d1, ...).
+  auto intType = dyn_cast<IntegerType>(type.getElementType());
+  if (type.getShape() != ArrayRef<int64_t>{6} || !intType ||
+      intType.getWidth() != 32)
+    return emitError(e.loc) << "the state of '" << name
+                            << "' must be 6 32-bit integers (key k0, k1 and "
+                               "counter c0..c3), but has type "
+                            << type;
+  SmallVector<int64_t> shape;
+  std::string what = ("'" + name + "'").str();
+  if (failed(evalShape(e.sizeArgs, what, shape)))
+    return failure();
+  std::optional<int64_t> count = getCheckedNumElements(shape);
+  if (!count || *count > std::numeric_limits<int32_t>::max())
+    return emitError(e.loc)
+           << "'" << name << "' makes at most 2^31 - 1 "
+           << "values, but shape " << formatShape(shape) << " has more";
+  auto valuesType = RankedTensorType::get(shape, Float32Type::get(ctx));
+  PrngOp prng;
+  for (PrngOp existing : prngs)
+    if (existing.getState() == t &&
+        existing.getValues().getType() == valuesType)
+      prng = existing;
+  if (!prng) {
+    prng = PrngOp::create(builder, at, valuesType, type, t);
+    prngs.push_back(prng);
+  }
+  return tensorOperand(
+      name == "prng_value" ? prng.getValues() : prng.getNewState(), e.loc);
 }

@@ -22,8 +22,10 @@ using llvm::SMLoc;
 
 bool mlir::plaidml::tilelang::isSizeArgument(StringRef callee,
                                              unsigned position) {
-  if (callee == "reshape")
+  if (callee == "reshape" || callee == "prng_value" || callee == "prng_state")
     return position >= 1;
+  if (callee == "argsort" || callee == "argsort_desc")
+    return position == 1;
   if (callee == "as_float" || callee == "as_int" || callee == "as_uint" ||
       callee == "index")
     return position == 1;

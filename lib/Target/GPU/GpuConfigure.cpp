@@ -43,7 +43,8 @@ static bool isMappable(affine::AffineParallelOp op) {
 
 /// One invocation per iteration: the innermost dimension first, powers of
 /// two, at most `budget` invocations in all and 64 along the third mapped
-/// dimension (Vulkan's guaranteed maxComputeWorkGroupSize[2]).
+/// dimension (Vulkan's guaranteed maxComputeWorkGroupSize[2]), and grids of
+/// at most 65535 workgroups per mapped dimension.
 static SmallVector<int64_t> chooseWorkgroup(ArrayRef<int64_t> ranges,
                                             int64_t budget) {
   SmallVector<int64_t> sizes(ranges.size(), 1);
@@ -54,6 +55,18 @@ static SmallVector<int64_t> chooseWorkgroup(ArrayRef<int64_t> ranges,
         llvm::PowerOf2Ceil(std::max<int64_t>(ranges[d], 1)), limit);
     sizes[d] = std::max<int64_t>(size, 1);
     budget /= sizes[d];
+  }
+  // At most 65535 workgroups along each mapped dimension (all Vulkan
+  // guarantees for maxComputeWorkGroupCount): invocations move from the
+  // innermost dimension to an outer one whose grid would be larger.
+  constexpr int64_t kMaxGroups = 65535;
+  for (int64_t d = n - 2, mapped = 1; d >= 0 && mapped < 3; --d, ++mapped) {
+    int64_t limit = mapped == 2 ? 64 : INT64_MAX;
+    while (llvm::divideCeil(ranges[d], sizes[d]) > kMaxGroups &&
+           sizes[n - 1] > 1 && sizes[d] * 2 <= limit) {
+      sizes[n - 1] /= 2;
+      sizes[d] *= 2;
+    }
   }
   return sizes;
 }

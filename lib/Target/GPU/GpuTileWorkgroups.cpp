@@ -4,7 +4,7 @@
 // plaidml-gpu-configure into a grid loop over workgroups and a workgroup loop
 // over invocations with the recorded constant sizes, guarding the body with
 // an affine.if where a tile does not divide its range. lower-affine and
-// gpu-map-parallel-loops then map the two loops to blocks and threads.
+// plaidml-gpu-map-loops then map the two loops to blocks and threads.
 //
 //===----------------------------------------------------------------------===//
 

@@ -735,3 +735,102 @@ func.func @binary_two_types(%a: tensor<4xf32>) {
 func.func @truncated(%a: tensor<4xf32>) {
   // expected-error @+1 {{expected ':'}}
   %0 = tile.contract add, none, %a,
+
+// -----
+
+// argsort: axis out of range.
+func.func @argsort_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tile.argsort' op axis 2 is out of range for 'tensor<2x3xf32>' of rank 2}}
+  %0 = tile.argsort asc, %x {axis = 2} : tensor<2x3xf32> -> tensor<2x3xsi32>
+  return
+}
+
+// -----
+
+// argsort of a scalar: no axis exists.
+func.func @argsort_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'tile.argsort' op axis 0 is out of range for 'tensor<f32>' of rank 0}}
+  %0 = tile.argsort asc, %x {axis = 0} : tensor<f32> -> tensor<si32>
+  return
+}
+
+// -----
+
+// argsort: result shape differs.
+func.func @argsort_shape(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tile.argsort' op result shape 3x2 differs from the operand shape 2x3}}
+  %0 = tile.argsort asc, %x {axis = 1} : tensor<2x3xf32> -> tensor<3x2xsi32>
+  return
+}
+
+// -----
+
+// argsort: the axis is too long for si32 positions.
+func.func @argsort_long(%x: tensor<2147483648xi1>) {
+  // expected-error @+1 {{'tile.argsort' op axis 0 has 2147483648 elements; positions must fit in si32}}
+  %0 = tile.argsort asc, %x {axis = 0} : tensor<2147483648xi1> -> tensor<2147483648xsi32>
+  return
+}
+
+// -----
+
+// argsort: the result element type must be si32 or i32.
+func.func @argsort_result_type(%x: tensor<3xf32>) {
+  // expected-error @+1 {{result #0 must be statically shaped tensor of 32-bit signed integer or 32-bit signless integer values}}
+  %0 = tile.argsort asc, %x {axis = 0} : tensor<3xf32> -> tensor<3xsi64>
+  return
+}
+
+// -----
+
+// argsort: unknown direction.
+func.func @argsort_direction(%x: tensor<3xf32>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'direction' [asc, desc]}}
+  %0 = tile.argsort up, %x {axis = 0} : tensor<3xf32> -> tensor<3xsi32>
+  return
+}
+
+// -----
+
+// argsort: negative axis.
+func.func @argsort_negative(%x: tensor<3xf32>) {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %0 = tile.argsort asc, %x {axis = -1} : tensor<3xf32> -> tensor<3xsi32>
+  return
+}
+
+// -----
+
+// prng: the state has six words.
+func.func @prng_state_shape(%s: tensor<4xui32>) {
+  // expected-error @+1 {{'tile.prng' op state must have shape 6 (key k0, k1 and counter c0..c3), not 4}}
+  %v, %n = tile.prng %s : tensor<4xui32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// prng: the state words are 32-bit integers.
+func.func @prng_state_type(%s: tensor<6xui64>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit signless integer or 32-bit signed integer or 32-bit unsigned integer values}}
+  %v, %n = tile.prng %s : tensor<6xui64> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// prng: values must be floats or 32-bit words.
+func.func @prng_value_type(%s: tensor<6xui32>) {
+  // expected-error @+1 {{result #0 must be statically shaped tensor of}}
+  %v, %n = tile.prng %s : tensor<6xui32> -> tensor<3xsi8>
+  return
+}
+
+// -----
+
+// prng: too many values.
+func.func @prng_count(%s: tensor<6xui32>) {
+  // expected-error @+1 {{'tile.prng' op values of shape 65536x32768 have more than 2^31 - 1 elements}}
+  %v, %n = tile.prng %s : tensor<6xui32> -> tensor<65536x32768xf32>
+  return
+}

@@ -345,3 +345,30 @@ func.func @element_types(%i1: tensor<i1>, %si8: tensor<si8>, %ui16: tensor<ui16>
   %15 = tile.add %f32, %f64 : tensor<f32>, tensor<f64> -> tensor<f64>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// tile.argsort, tile.prng
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @sort_and_random
+func.func @sort_and_random(%x: tensor<2x3xf32>, %i: tensor<5xui8>,
+                           %b: tensor<4x1xi1>, %s: tensor<6xui32>,
+                           %t: tensor<6xsi32>)
+    -> (tensor<2x3xsi32>, tensor<5xi32>, tensor<4x1xsi32>, tensor<2x3xf32>,
+        tensor<6xui32>, tensor<f16>, tensor<6xsi32>, tensor<7xui32>) {
+  // CHECK: tile.argsort asc, %{{.*}} {axis = 1 : i64} : tensor<2x3xf32> -> tensor<2x3xsi32>
+  %0 = tile.argsort asc, %x {axis = 1} : tensor<2x3xf32> -> tensor<2x3xsi32>
+  // CHECK: tile.argsort desc, %{{.*}} {axis = 0 : i64} : tensor<5xui8> -> tensor<5xi32>
+  %1 = tile.argsort desc, %i {axis = 0} : tensor<5xui8> -> tensor<5xi32>
+  // CHECK: tile.argsort asc, %{{.*}} {axis = 0 : i64} : tensor<4x1xi1> -> tensor<4x1xsi32>
+  %2 = tile.argsort asc, %b {axis = 0} : tensor<4x1xi1> -> tensor<4x1xsi32>
+  // CHECK: %[[V:.*]], %[[N:.*]] = tile.prng %{{.*}} : tensor<6xui32> -> tensor<2x3xf32>
+  %v, %n = tile.prng %s : tensor<6xui32> -> tensor<2x3xf32>
+  // Rank-0 values, a signed state.
+  // CHECK: tile.prng %{{.*}} : tensor<6xsi32> -> tensor<f16>
+  %h, %m = tile.prng %t : tensor<6xsi32> -> tensor<f16>
+  // Raw words.
+  // CHECK: tile.prng %{{.*}} : tensor<6xui32> -> tensor<7xui32>
+  %w, %k = tile.prng %n : tensor<6xui32> -> tensor<7xui32>
+  return %0, %1, %2, %v, %n, %h, %m, %w : tensor<2x3xsi32>, tensor<5xi32>, tensor<4x1xsi32>, tensor<2x3xf32>, tensor<6xui32>, tensor<f16>, tensor<6xsi32>, tensor<7xui32>
+}

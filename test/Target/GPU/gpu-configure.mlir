@@ -96,3 +96,19 @@ func.func @nested_reductions(%a: memref<2x3xf32>, %s: memref<2x2xf32>, %m: memre
   }
   return
 }
+
+// -----
+
+// Grids of at most 65535 workgroups per dimension: 65536 rows of 1024 would
+// need 65536 workgroups in y with (1, 256); invocations move to the rows.
+// CHECK-LABEL: func.func @tall
+// CHECK: } {plaidml.gpu.workgroup_size = array<i64: 2, 128>}
+// SMALL-LABEL: func.func @tall
+// SMALL: } {plaidml.gpu.workgroup_size = array<i64: 2, 32>}
+func.func @tall(%a: memref<65536x1024xf32>) {
+  affine.parallel (%i, %j) = (0, 0) to (65536, 1024) {
+    %x = affine.load %a[%i, %j] : memref<65536x1024xf32>
+    affine.store %x, %a[%i, %j] : memref<65536x1024xf32>
+  }
+  return
+}

@@ -54,11 +54,32 @@ def GpuTileWorkgroupsPass
     }
     ```
 
-    so that after `lower-affine`, `gpu-map-parallel-loops` maps the outer loop
+    so that after `lower-affine`, `plaidml-gpu-map-loops` maps the outer loop
     to workgroups and the inner one to invocations, with constant workgroup
     sizes. The guard is only emitted when a tile does not divide its range.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect"];
+}
+
+def GpuMapLoopsPass : Pass<"plaidml-gpu-map-loops", "mlir::func::FuncOp"> {
+  let summary = "Map grid and workgroup scf.parallel loops to GPU ids, "
+                "innermost dimension on x";
+  let description = [{
+    Runs after `lower-affine` on the loops of `plaidml-gpu-tile-workgroups`:
+    an outermost `scf.parallel` is the grid (block ids), an `scf.parallel`
+    directly inside it the workgroup (thread ids), deeper ones run
+    sequentially. In each, the innermost dimension maps to x, the one
+    before it to y, the one before that to z, and any further (outer)
+    dimensions to sequential loops. This is the mapping
+    `plaidml-gpu-configure` chose its workgroup sizes for (the innermost
+    three dimensions). Upstream's `gpu-map-parallel-loops` with
+    `mapping-policy=innermost-first` maps the *outermost* three dimensions
+    of a loop with more than three (innermost of those on x), which leaves
+    the innermost dimension of every 4-D nest (the channels of an NHWC
+    convolution) as a loop in each invocation. Loops that already have a
+    mapping are left alone.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect"];
 }
 
 def GpuLaunchBoolsAsBytesPass

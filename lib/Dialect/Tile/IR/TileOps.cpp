@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::plaidml::tile;
 
@@ -480,5 +482,41 @@ LogicalResult ScatterOp::verify() {
            << formatShape(updates.getShape()) << " should be "
            << formatShape(expected) << " (the result shape with axis " << axis
            << " replaced by the index shape)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ArgSortOp, PrngOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArgSortOp::verify() {
+  auto operand = cast<RankedTensorType>(getOperand().getType());
+  auto result = cast<RankedTensorType>(getType());
+  uint64_t axis = getAxis();
+  if (axis >= static_cast<uint64_t>(operand.getRank()))
+    return emitOpError("axis ") << axis << " is out of range for " << operand
+                                << " of rank " << operand.getRank();
+  if (result.getShape() != operand.getShape())
+    return emitOpError("result shape ")
+           << formatShape(result.getShape()) << " differs from the operand "
+           << "shape " << formatShape(operand.getShape());
+  if (operand.getDimSize(axis) > std::numeric_limits<int32_t>::max())
+    return emitOpError("axis ") << axis << " has " << operand.getDimSize(axis)
+                                << " elements; positions must fit in si32";
+  return success();
+}
+
+LogicalResult PrngOp::verify() {
+  auto state = cast<RankedTensorType>(getState().getType());
+  auto values = cast<RankedTensorType>(getValues().getType());
+  if (state.getShape() != ArrayRef<int64_t>{6})
+    return emitOpError("state must have shape 6 (key k0, k1 and counter "
+                       "c0..c3), not ")
+           << formatShape(state.getShape());
+  std::optional<int64_t> count = getCheckedNumElements(values.getShape());
+  if (!count || *count > std::numeric_limits<int32_t>::max())
+    return emitOpError("values of shape ")
+           << formatShape(values.getShape())
+           << " have more than 2^31 - 1 elements";
   return success();
 }

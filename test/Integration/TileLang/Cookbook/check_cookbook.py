@@ -121,6 +121,53 @@ def model_embedding(rng):
             {"O": (table[np.clip(ids, 0, 9)], EXACT)})
 
 
+def model_sort(rng):
+    x = rng.integers(0, 4, size=(5, 6)).astype(np.float32)  # ties on purpose
+    v = rng.standard_normal(9).astype(np.float32)
+    # Stable descending order: the stable ascending order of the negation.
+    return ({"X": x, "V": v},
+            {"Up": (np.argsort(x, axis=1, kind="stable").astype(np.int32), EXACT),
+             "Down": (np.argsort(-x, axis=0, kind="stable").astype(np.int32), EXACT),
+             "Sorted": (np.sort(v), EXACT)})
+
+
+def philox4x32_10(counter, key):
+    """Random123's philox4x32 with 10 rounds, on Python integers."""
+    x, (k0, k1) = list(counter), key
+    for r in range(10):
+        if r:
+            k0, k1 = (k0 + 0x9E3779B9) & 0xFFFFFFFF, (k1 + 0xBB67AE85) & 0xFFFFFFFF
+        p0, p1 = 0xD2511F53 * x[0], 0xCD9E8D57 * x[2]
+        x = [(p1 >> 32) ^ x[1] ^ k0, p1 & 0xFFFFFFFF,
+             (p0 >> 32) ^ x[3] ^ k1, p0 & 0xFFFFFFFF]
+    return x
+
+
+def philox_stream(state, count):
+    """The words of tile.prng for `count` elements and the next state."""
+    key = [int(w) for w in state[:2]]
+    base = sum(int(w) << (32 * i) for i, w in enumerate(state[2:]))
+    blocks = (count + 3) // 4
+    words = []
+    for b in range(blocks):
+        c = (base + b) % (1 << 128)
+        words += philox4x32_10([(c >> (32 * i)) & 0xFFFFFFFF for i in range(4)], key)
+    c = (base + blocks) % (1 << 128)
+    return (np.array(words[:count], dtype=np.uint64),
+            np.array(key + [(c >> (32 * i)) & 0xFFFFFFFF for i in range(4)],
+                     dtype=np.uint32))
+
+
+def model_dropout(rng):
+    x = rng.standard_normal((3, 7)).astype(np.float32)
+    # A counter near the end of its low word, so the blocks carry.
+    s = np.array([2024, 7, 0xFFFFFFFE, 5, 0, 0], dtype=np.uint32)
+    words, nxt = philox_stream(s, x.size)
+    r = ((words >> 8).astype(np.float64) / 2.0**24).reshape(x.shape)
+    y = np.where(r < 0.75, x.astype(np.float64) / 0.75, 0.0)
+    return {"X": x, "S": s}, {"Y": (y, F32), "Next": (nxt, EXACT)}
+
+
 MODELS = {name[len("model_"):]: fn for name, fn in globals().items()
           if name.startswith("model_")}
 

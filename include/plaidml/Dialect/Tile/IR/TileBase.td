@@ -1,8 +1,9 @@
 //===- TileBase.td - Tile dialect, enums and type constraints -*- tablegen -*-===//
 //
 // The Tile dialect definition, its enumerations (aggregation, combination and
-// comparison kinds) and the type constraints every Tile op shares: statically
-// shaped tensors of the element types docs/Design.md section 3 allows.
+// comparison kinds, sort directions) and the type constraints every Tile op
+// shares: statically shaped tensors of the element types docs/Design.md
+// section 3 allows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +85,14 @@ def Tile_CmpPredicateAttr : I32EnumAttr<"CmpPredicate",
       I32EnumAttrCase<"le", 3>,
       I32EnumAttrCase<"gt", 4>,
       I32EnumAttrCase<"ge", 5>
+    ]> {
+  let cppNamespace = "::mlir::plaidml::tile";
+}
+
+def Tile_SortDirectionAttr : I32EnumAttr<"SortDirection",
+    "the order tile.argsort sorts in", [
+      I32EnumAttrCase<"asc", 0>,
+      I32EnumAttrCase<"desc", 1>
     ]> {
   let cppNamespace = "::mlir::plaidml::tile";
 }

@@ -1,9 +1,9 @@
 //===- TileOps.td - Tile dialect operations ---------------*- tablegen -*-===//
 //
 // Every Tile op: tile.contract, constants, casts, the elementwise unary and
-// binary ops, comparisons, select, and the shape ops (reshape, index, gather,
-// scatter). Elementwise ops share native traits that check NumPy
-// broadcasting and type promotion (see TileTraits.h).
+// binary ops, comparisons, select, the shape ops (reshape, index, gather,
+// scatter), argsort and prng. Elementwise ops share native traits that check
+// NumPy broadcasting and type promotion (see TileTraits.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -493,6 +493,104 @@ def Tile_ScatterOp : Tile_Op<"scatter", [Pure]> {
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $updates `,` $indices attr-dict `:` type($updates) `,` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Sorting and random numbers
+//===----------------------------------------------------------------------===//
+
+def Tile_ArgSortOp : Tile_Op<"argsort", [Pure]> {
+  let summary = "Stable sort order along an axis, as indices";
+  let description = [{
+    For every line of `operand` along `axis` (all other coordinates fixed),
+    the result line holds the positions of that line's elements in sorted
+    order: `result[..., k, ...]` is the position along `axis` of the element
+    that comes `k`-th. `asc` sorts from the smallest, `desc` from the
+    largest. The sort is *stable*: equal elements keep their original order
+    (in both directions, so `desc` is not the reverse of `asc` where there
+    are ties). With `asc` the result equals NumPy's
+    `np.argsort(x, axis, kind='stable')`.
+
+    The order is total, also on floats: `-0.0` and `+0.0` are equal (ties,
+    kept in order) and every NaN is equal to every other NaN and greater than
+    every number, `+inf` included; so NaNs come last with `asc` (as in NumPy)
+    and first with `desc`. Integers compare by their signedness (signless as
+    signed); `i1` has `false < true`.
+
+    The result has the operand's shape and element type `si32` or `i32`
+    (the same values), so `axis` may hold at most 2^31 - 1 elements. The
+    indices feed `tile.gather` directly to reorder a tensor.
+
+    ```mlir
+    // [[3, 1, 2], [1, 1, 0]] -> [[1, 2, 0], [2, 0, 1]]
+    %order = tile.argsort asc, %x {axis = 1} : tensor<2x3xf32> -> tensor<2x3xsi32>
+    ```
+
+    Lowering: every element counts, along its line, the elements that come
+    before it (`O(n^2)` comparisons for a line of `n`, all in parallel, no
+    data-dependent control flow), which is its rank, and stores its own
+    position at that rank. It is meant for the short axes of networks (top-k
+    over classes, sorting boxes); it runs the same on the CPU and GPUs.
+  }];
+  let arguments = (ins Tile_SortDirectionAttr:$direction,
+                       Tile_Tensor:$operand,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$axis);
+  let results = (outs StaticShapeTensorOf<[SI32, I32]>:$result);
+  let assemblyFormat = [{
+    $direction `,` $operand attr-dict `:` type($operand) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_PrngOp : Tile_Op<"prng", [Pure,
+    AllTypesMatch<["state", "new_state"]>]> {
+  let summary = "Counter-based random numbers (Philox4x32-10)";
+  let description = [{
+    Produces a tensor of uniformly distributed random values and the state
+    to pass to the next `tile.prng`. The generator is Philox4x32-10
+    (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC'11),
+    the same function as `philox4x32` with 10 rounds of the Random123
+    library: it maps a 128-bit counter and a 64-bit key to four 32-bit
+    words, and every output element is computed independently of the
+    others, so the values are bit for bit the same on every device and in
+    the reference interpreter, however the work is split.
+
+    `state` is a `tensor<6x(i32|si32|ui32)>` read as unsigned words
+    `[k0, k1, c0, c1, c2, c3]`: the key `(k0, k1)` and the counter
+    `c = c0 + 2^32 c1 + 2^64 c2 + 2^96 c3`. For result element number `L`
+    (row-major), word `L mod 4` of `philox4x32_10(c + L / 4, key)` (the
+    128-bit sum wraps) becomes the value:
+
+    | value element type | value from word `w` |
+    |---|---|
+    | `f32` | `(w >> 8) * 2^-24` |
+    | `f16` | `(w >> 21) * 2^-11` |
+    | `bf16` | `(w >> 24) * 2^-8` |
+    | `f64` | `w * 2^-32` |
+    | `i32`, `si32`, `ui32` | `w` itself (the raw bits) |
+
+    Each float value is an exact multiple of a power of two in `[0, 1)`:
+    1.0 never occurs. `new_state` has the same key and the counter advanced
+    past the blocks used, `c + ceil(N / 4)` for `N` result elements, so a
+    chain of `tile.prng` never reuses a counter. Seed a program by choosing
+    the key (for example the seed in `k0` and `k1`) and a zero counter.
+    The result may have at most 2^31 - 1 elements.
+
+    ```mlir
+    %values, %next = tile.prng %state : tensor<6xui32> -> tensor<2x3xf32>
+    ```
+
+    Known answer (Random123's `kat_vectors`): key `(0, 0)` and counter 0
+    give the words `0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8`.
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I32, SI32, UI32]>:$state);
+  let results = (outs StaticShapeTensorOf<[F16, BF16, F32, F64, I32, SI32,
+                                           UI32]>:$values,
+                      StaticShapeTensorOf<[I32, SI32, UI32]>:$new_state);
+  let assemblyFormat = [{
+    $state attr-dict `:` type($state) `->` type($values)
   }];
   let hasVerifier = 1;
 }
