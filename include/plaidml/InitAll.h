@@ -1,8 +1,8 @@
 //===- InitAll.h - Register everything PlaidML provides ---------*- C++ -*-===//
 //
 // The one registration point: the Tile and plaidml dialects, every PlaidML pass
-// and pipeline, and the upstream dialects, extensions and passes the pipelines
-// use. Tools call these two functions; an embedding compiler may call them or
+// and pipeline, PlaidML's translations, and the upstream dialects, extensions
+// and passes the pipelines use. Tools call these functions; an embedding compiler may call them or
 // pick the pieces it needs.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +20,12 @@ void registerAllDialects(DialectRegistry &registry);
 
 /// Registers every PlaidML pass and pipeline, and the upstream passes.
 void registerAllPasses();
+
+/// Registers PlaidML's translations (InitAllTranslations.cpp):
+/// --mlir-to-llvmir (replacing upstream's of that name: do not also call
+/// mlir::registerToLLVMIRTranslation), --import-tile, --mlir-to-opencl-c.
+/// Calling it again does nothing.
+void registerAllTranslations();
 
 } // namespace mlir::plaidml
 

@@ -2,8 +2,7 @@
 //
 // compileToArtifact: the CPU or Vulkan pipeline (lib/Pipelines; for Vulkan,
 // the host code plus its kernels as SPIR-V constants, bound to the launch
-// ABI by GpuTarget.cpp), translation to LLVM
-// IR, the LLVM optimization pipeline of the requested level, object emission
+// ABI by translateToLLVMIR), translation to LLVM IR, the LLVM optimization pipeline of the requested level, object emission
 // for the resolved target, and a link into a shared library with ld.lld
 // (against libm, libc, libomp for CPU code on several threads and, when
 // installed, compiler-rt's builtins for the f16/bf16 conversions libgcc
@@ -14,22 +13,16 @@
 
 #include "plaidml/Compiler/Compiler.h"
 
-#include "GpuTarget.h"
-
 #include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
 #include "plaidml/Dialect/Tile/IR/TileDialect.h"
 #include "plaidml/Pipelines/Pipelines.h"
 #include "plaidml/Target/Cpu/CpuTarget.h"
 #include "plaidml/Target/Cpu/Passes.h"
+#include "plaidml/Target/LLVMIR/Translation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -230,9 +223,9 @@ static std::optional<std::string> findBuiltins(const llvm::Triple &triple) {
 
 /// The Vulkan pipeline, with host-to-llvm (entry points and the manifest
 /// included), for the ABI or Tile form of `module`.
-static LogicalResult runVulkanPipeline(ModuleOp module,
-                                       const CompileOptions &options,
-                                       const CpuTarget &target) {
+static void buildVulkan(OpPassManager &pm, bool tileForm,
+                        const CompileOptions &options,
+                        const CpuTarget &target) {
   VulkanPipelineOptions pipelineOptions;
   pipelineOptions.hostToLLVM = true;
   pipelineOptions.caps = ArrayRef<std::string>(options.caps);
@@ -241,20 +234,18 @@ static LogicalResult runVulkanPipeline(ModuleOp module,
   pipelineOptions.cpu = target.cpu;
   pipelineOptions.triple = target.triple;
   pipelineOptions.features = target.features;
-  PassManager pm(module->getName());
-  if (isTileForm(module))
+  if (tileForm)
     buildVulkanPipeline(pm, pipelineOptions);
   else
     buildVulkanLoweringPipeline(pm, pipelineOptions);
-  return pm.run(module);
 }
 
 /// The OpenCL pipeline, with host-to-llvm: kernel bundles (SPIR-V and OpenCL
 /// C of each kernel module, the runtime picks per device), entry points and
 /// the manifest.
-static LogicalResult runOpenCLPipeline(ModuleOp module,
-                                       const CompileOptions &options,
-                                       const CpuTarget &target) {
+static void buildOpenCL(OpPassManager &pm, bool tileForm,
+                        const CompileOptions &options,
+                        const CpuTarget &target) {
   OpenCLPipelineOptions pipelineOptions;
   pipelineOptions.hostToLLVM = true;
   pipelineOptions.kernelFormat = OpenCLKernelFormat::Both;
@@ -264,34 +255,50 @@ static LogicalResult runOpenCLPipeline(ModuleOp module,
   pipelineOptions.cpu = target.cpu;
   pipelineOptions.triple = target.triple;
   pipelineOptions.features = target.features;
-  PassManager pm(module->getName());
-  if (isTileForm(module))
+  if (tileForm)
     buildOpenCLPipeline(pm, pipelineOptions);
   else
     buildOpenCLLoweringPipeline(pm, pipelineOptions);
-  return pm.run(module);
 }
 
-/// Runs the MLIR pipeline for the ABI or Tile form of `module`.
-static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
-                                 const CpuTarget &target) {
+/// The MLIR pipeline for the ABI or Tile form of `module`.
+static void buildPipeline(OpPassManager &pm, ModuleOp module,
+                          const CompileOptions &options,
+                          const CpuTarget &target) {
+  bool tileForm = isTileForm(module);
   if (getVulkanIndex(options.device))
-    return runVulkanPipeline(module, options, target);
+    return buildVulkan(pm, tileForm, options, target);
   if (getOpenCLIndex(options.device))
-    return runOpenCLPipeline(module, options, target);
+    return buildOpenCL(pm, tileForm, options, target);
   CpuPipelineOptions pipelineOptions;
   options.toPipelineOptions(pipelineOptions);
   // The resolved target, so the manifest describes exactly the code.
   pipelineOptions.cpu = target.cpu;
   pipelineOptions.triple = target.triple;
   pipelineOptions.features = target.features;
-  PassManager pm(module->getName());
-  if (isTileForm(module))
+  if (tileForm)
     buildCpuPipeline(pm, pipelineOptions);
   else
     buildCpuLoweringPipeline(pm, pipelineOptions);
-  // The failing pass has said why.
-  return pm.run(module);
+}
+
+FailureOr<std::string>
+mlir::plaidml::getCompilePipeline(ModuleOp module,
+                                  const CompileOptions &options) {
+  Location loc = module.getLoc();
+  std::string error = validateCompileOptions(options);
+  if (!error.empty())
+    return emitError(loc) << error;
+  llvm::Expected<CpuTarget> target =
+      resolveCpuTarget(options.triple, options.getCpu(), options.features);
+  if (!target)
+    return emitError(loc) << llvm::toString(target.takeError());
+  PassManager pm(module->getName());
+  buildPipeline(pm, module, options, *target);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  return text;
 }
 
 /// LLVM's -O<level> module pipeline.
@@ -409,29 +416,33 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
   if (!target)
     return emitError(loc) << llvm::toString(target.takeError());
 
-  if (failed(runPipeline(module, options, *target)))
-    return failure();
-
-  MLIRContext *context = module.getContext();
-  registerBuiltinDialectTranslation(*context);
-  registerLLVMDialectTranslation(*context);
-  registerOpenMPDialectTranslation(*context);
-  registerGPUDialectTranslation(*context);
   {
-    // #gpu.select_object embeds the kernels; without its interface the
-    // translation of gpu.binary would crash.
+    PassManager pm(module->getName());
+    buildPipeline(pm, module, options, *target);
+    // The failing pass has said why.
+    if (failed(pm.run(module)))
+      return failure();
+  }
+
+  {
     DialectRegistry registry;
-    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
-    context->appendDialectRegistry(registry);
+    registerToLLVMIRTranslations(registry);
+    module.getContext()->appendDialectRegistry(registry);
   }
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "plaidml");
+      translateToLLVMIR(module, llvmContext);
   if (!llvmModule)
-    return emitError(loc) << "translation to LLVM IR failed";
-  if (getVulkanIndex(options.device) || getOpenCLIndex(options.device))
-    if (llvm::Error error = bindGpuLaunchAbi(*llvmModule))
-      return emitError(loc) << llvm::toString(std::move(error));
+    return failure();
+  if (!options.llvmIROutput.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(options.llvmIROutput, ec);
+    if (ec)
+      return emitError(loc) << "cannot write '" << options.llvmIROutput
+                            << "': " << ec.message();
+    llvmModule->removeDebugIntrinsicDeclarations();
+    llvmModule->print(os, nullptr);
+  }
 
   llvm::Triple triple(target->triple);
   std::string lookupError;

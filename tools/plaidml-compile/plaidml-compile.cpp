@@ -80,6 +80,17 @@ static cl::opt<bool>
                       "'cache: hit|miss PATH' on stdout"),
              cl::init(false), cl::cat(category));
 
+static cl::opt<std::string> emitLLVMIR(
+    "emit-llvm-ir",
+    cl::desc("Also write the LLVM IR of the artifact, before LLVM's "
+             "optimizations, to this file"),
+    cl::value_desc("file"), cl::init(""), cl::cat(category));
+static cl::opt<bool> printPipeline(
+    "print-pipeline",
+    cl::desc("Print the MLIR pass pipeline this input would be compiled "
+             "with (for plaidml-opt --pass-pipeline) and exit; no -o needed"),
+    cl::init(false), cl::cat(category));
+
 /// `--threads`. libLLVM registers a hidden `-threads` option of its own, and
 /// registering a second one is fatal: that one is renamed out of the way
 /// before this one is created (so not at static initialization).
@@ -127,8 +138,11 @@ int main(int argc, char **argv) {
   if (inputFile.empty())
     return fail("no input file (usage: plaidml-compile FILE --device D -o "
                 "OUT)");
-  if (outputFile.empty())
+  if (outputFile.empty() && !printPipeline)
     return fail("no output file (-o OUT)");
+  if (useCache && (printPipeline || !emitLLVMIR.empty()))
+    return fail("--use-cache cannot be combined with --print-pipeline or "
+                "--emit-llvm-ir");
   CompileOptions options;
   options.device = device;
   options.cpu = cpu;
@@ -138,6 +152,7 @@ int main(int argc, char **argv) {
   options.threads = threads;
   options.linker = ldPath;
   options.openMPDir = libompDir;
+  options.llvmIROutput = emitLLVMIR;
   std::string error = validateCompileOptions(options);
   if (!error.empty())
     return fail(error);
@@ -204,6 +219,13 @@ int main(int argc, char **argv) {
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return reported ? 1 : fail("cannot parse '" + inputFile + "'");
+  if (printPipeline) {
+    FailureOr<std::string> pipeline = getCompilePipeline(*module, options);
+    if (failed(pipeline))
+      return 1;
+    llvm::outs() << *pipeline << "\n";
+    return 0;
+  }
   if (failed(compileToArtifact(*module, options, outputFile)))
     return reported ? 1 : fail("compilation failed");
   return 0;

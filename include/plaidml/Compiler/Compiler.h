@@ -58,6 +58,11 @@ struct CompileOptions {
   /// Directory holding libomp.so (threads > 1); empty to look next to the
   /// LLVM libraries, then in the system library directories.
   std::string openMPDir;
+  /// When not empty, compileToArtifact also writes the LLVM IR it
+  /// translated, before LLVM's optimizations, to this file: what
+  /// `plaidml-opt` with getCompilePipeline's pipeline and `plaidml-translate
+  /// --mlir-to-llvmir` give (plaidml-compile --emit-llvm-ir).
+  std::string llvmIROutput;
 
   /// Copies the fields into pipeline options.
   void toPipelineOptions(CpuPipelineOptions &options) const;
@@ -86,6 +91,13 @@ LogicalResult checkEntryFunctions(ModuleOp module);
 /// reason has been emitted as a diagnostic and no artifact is written.
 LogicalResult compileToArtifact(ModuleOp module, const CompileOptions &options,
                                 StringRef outputPath);
+
+/// The MLIR pass pipeline compileToArtifact runs on `module` for `options`
+/// (the form of the module, Tile or ABI, picks the pipeline), as text for
+/// `plaidml-opt --pass-pipeline`. Emits a diagnostic and fails when the
+/// options are invalid.
+FailureOr<std::string> getCompilePipeline(ModuleOp module,
+                                          const CompileOptions &options);
 
 /// The options string that identifies generated code: every CPU option with
 /// "native" and the defaults resolved for this machine, so the same text on

@@ -1,11 +1,14 @@
-//===- GpuTarget.cpp - GPU targets and the GPU launch ABI -----------------===//
+//===- GpuLaunchAbi.cpp - Host code of a GPU artifact to the launch ABI ---===//
 //
-// bindGpuLaunchAbi rewrites the host module's mgpu* declarations into stubs
-// over the runtime's table (GpuAbi.h).
+// bindGpuLaunchAbi, a step of translateToLLVMIR for GPU targets: rewrites the
+// host module's mgpu* declarations (from gpu-to-llvm and the gpu.binary
+// translation) into stubs over the runtime's table (GpuAbi.h), and its
+// global constructors and destructors into the exported load and unload
+// functions the runtime calls once the table is set.
 //
 //===----------------------------------------------------------------------===//
 
-#include "GpuTarget.h"
+#include "plaidml/Target/LLVMIR/Translation.h"
 
 #include "plaidml/Runtime/GpuAbi.h"
 
