@@ -23,7 +23,7 @@
 // NONE-NOT: {{[^#.]}}cf.
 // NONE-NOT: unrealized_conversion_cast
 
-// CHECK-LABEL: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"}
+// CHECK-LABEL: module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu", plaidml.target = #plaidml.target<device = cpu, triple = "x86_64-unknown-linux-gnu", cpu = "x86-64">}
 // CHECK-NOT:  llvm.func @malloc
 // CHECK:      llvm.func @erff(f32) -> f32
 // CHECK:      llvm.func @_plaidml_entry_scale(%[[BUFS:.*]]: !llvm.ptr) {

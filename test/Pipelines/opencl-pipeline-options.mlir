@@ -16,8 +16,8 @@
 // The typed options reach the passes: the workgroup budget, the kernel
 // format and the device's capabilities (the object's target).
 // CHECK: gpu.launch_func @copy_kernel::@copy_kernel blocks in (%[[C4:.*]], %[[C1:.*]], %[[C1]]) threads in (%[[C32:.*]], %[[C1]], %[[C1]])
-// CHECK: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "opencl-c"}, "{{.*}}reqd_work_group_size(32, 1, 1){{.*}}">]
-// CAPS: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float16, Float64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "opencl-c"}
+// CHECK: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "opencl-c", plaidml.requirements = []}, "{{.*}}reqd_work_group_size(32, 1, 1){{.*}}">]
+// CAPS: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float16, Float64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "opencl-c", plaidml.requirements = []}
 
 // kernel-format=spirv: the SPIR-V of the OpenCL environment nested in the
 // gpu.module (Kernel, Physical64, CrossWorkgroup pointers as arguments),
@@ -31,7 +31,7 @@
 // SPIRV-BINARY: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64], []>, api=OpenCL, #spirv.resource_limits<>>, "\03\02#\07
 // kernel-format=both: a kernel bundle of the two (opencl-kernel-bundle.mlir),
 // with the device's capabilities in the object's target.
-// BUNDLE: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "bundle", plaidml.kernel_formats = ["spirv", "opencl-c"]}, "\7FPKB
+// BUNDLE: gpu.binary @copy_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "bundle", plaidml.kernel_formats = ["spirv", "opencl-c"], plaidml.requirements = []}, "\7FPKB
 // SIZE: max-workgroup-size must be in [1, 1024], not 0
 // FORMAT: for the --kernel-format option: Cannot find option named 'ptx'!
 func.func @copy(%a: memref<100xf32>, %b: memref<100xf32>) {

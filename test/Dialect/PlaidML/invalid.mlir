@@ -58,8 +58,8 @@ func.func @schedule_dictionary() {
 // -----
 
 func.func @schedule_zero() {
-  // expected-error @+1 {{cpu_schedule 'rows' must be at least 1, not 0}}
   affine.parallel (%i) = (0) to (4) {
+  // expected-error @+1 {{cpu_schedule 'rows' must be at least 1, not 0}}
   } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 0,
       vectors = 2, panels_per_block = 4, pack = true, unroll_inner = false>}
   return
@@ -136,6 +136,7 @@ module attributes {plaidml.target = #plaidml.target<device = vulkan,
 
 // -----
 
-// expected-error @+1 {{expected one of [cpu, vulkan, opencl]}}
+// expected-error @+2 {{expected ::mlir::plaidml::DeviceKind to be one of: cpu, vulkan, opencl}}
+// expected-error @+1 {{failed to parse PlaidML_TargetAttr parameter 'device'}}
 module attributes {plaidml.target = #plaidml.target<device = metal>} {
 }

@@ -7,7 +7,7 @@
 // zero and INT_MIN / -1 are written without the guards convert-tile-to-affine
 // adds: the kernel must not trap (PoCL runs it on the host CPU).
 func.func @ints(%a: memref<6xi32>, %b: memref<6xi32>, %o: memref<8x6xi32>)
-    attributes {plaidml.entry} {
+    attributes {plaidml.entry, plaidml.inputs = [tensor<6xsi32>, tensor<6xsi32>], plaidml.outputs = [tensor<8x6xsi32>]} {
   affine.parallel (%i) = (0) to (6) {
     %x = affine.load %a[%i] : memref<6xi32>
     %y = affine.load %b[%i] : memref<6xi32>
@@ -35,7 +35,7 @@ func.func @ints(%a: memref<6xi32>, %b: memref<6xi32>, %o: memref<8x6xi32>)
 
 // i8 arithmetic wraps at 8 bits (OpenCL C would compute it in int).
 func.func @bytes(%a: memref<4xi8>, %o: memref<4x4xi8>)
-    attributes {plaidml.entry} {
+    attributes {plaidml.entry, plaidml.inputs = [tensor<4xsi8>], plaidml.outputs = [tensor<4x4xsi8>]} {
   affine.parallel (%i) = (0) to (4) {
     %x = affine.load %a[%i] : memref<4xi8>
     %one = arith.constant 1 : i8
@@ -56,7 +56,7 @@ func.func @bytes(%a: memref<4xi8>, %o: memref<4x4xi8>)
 // minimumf propagate NaN and order -0 below +0 (OpenCL's fmax would not).
 func.func @floats(%a: memref<5xf32>, %b: memref<5xf32>, %lt: memref<5xi1>,
                   %mx: memref<5xf32>, %mn: memref<5xf32>,
-                  %sel: memref<5xf32>) attributes {plaidml.entry} {
+                  %sel: memref<5xf32>) attributes {plaidml.entry, plaidml.inputs = [tensor<5xf32>, tensor<5xf32>], plaidml.outputs = [tensor<5xi1>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>]} {
   affine.parallel (%i) = (0) to (5) {
     %x = affine.load %a[%i] : memref<5xf32>
     %y = affine.load %b[%i] : memref<5xf32>
@@ -79,7 +79,7 @@ func.func @floats(%a: memref<5xf32>, %b: memref<5xf32>, %lt: memref<5xi1>,
 
 // f64 needs cl_khr_fp64 (option fp64).
 func.func @doubles(%a: memref<3xf64>, %o: memref<3xf64>)
-    attributes {plaidml.entry} {
+    attributes {plaidml.entry, plaidml.inputs = [tensor<3xf64>], plaidml.outputs = [tensor<3xf64>]} {
   affine.parallel (%i) = (0) to (3) {
     %x = affine.load %a[%i] : memref<3xf64>
     %tenth = arith.constant 0.1 : f64
@@ -92,7 +92,7 @@ func.func @doubles(%a: memref<3xf64>, %o: memref<3xf64>)
 
 // Collatz steps: an scf.while carrying two values in each invocation.
 func.func @collatz(%a: memref<4xi32>, %o: memref<4xi32>)
-    attributes {plaidml.entry} {
+    attributes {plaidml.entry, plaidml.inputs = [tensor<4xsi32>], plaidml.outputs = [tensor<4xsi32>]} {
   affine.parallel (%i) = (0) to (4) {
     %n = affine.load %a[%i] : memref<4xi32>
     %zero = arith.constant 0 : i32

@@ -4,7 +4,7 @@
 
 // Elementwise chain through an intermediate buffer: out = max(a * 2 + 1, 0).
 func.func @chain(%a: memref<4x100xf32>, %out: memref<4x100xf32>)
-    attributes {plaidml.entry} {
+    attributes {plaidml.entry, plaidml.inputs = [tensor<4x100xf32>], plaidml.outputs = [tensor<4x100xf32>]} {
   %tmp = memref.alloc() : memref<4x100xf32>
   affine.parallel (%i, %j) = (0, 0) to (4, 100) {
     %x = affine.load %a[%i, %j] : memref<4x100xf32>
@@ -27,7 +27,7 @@ func.func @chain(%a: memref<4x100xf32>, %out: memref<4x100xf32>)
 // Matmul: the reduction loop stays inside the kernel; the mapping is set by
 // hand.
 func.func @matmul(%a: memref<64x32xf32>, %b: memref<32x48xf32>,
-                  %c: memref<64x48xf32>) attributes {plaidml.entry} {
+                  %c: memref<64x48xf32>) attributes {plaidml.entry, plaidml.inputs = [tensor<64x32xf32>, tensor<32x48xf32>], plaidml.outputs = [tensor<64x48xf32>]} {
   affine.parallel (%i, %j) = (0, 0) to (64, 48) {
     %zero = arith.constant 0.0 : f32
     %r = affine.for %k = 0 to 32 iter_args(%acc = %zero) -> f32 {
@@ -44,7 +44,7 @@ func.func @matmul(%a: memref<64x32xf32>, %b: memref<32x48xf32>,
 
 // 1-D convolution with zero padding 1: O[x] = sum_k I[x + k - 1] * K[k].
 func.func @conv(%in: memref<10xf32>, %k: memref<3xf32>, %o: memref<10xf32>)
-    attributes {plaidml.entry} {
+    attributes {plaidml.entry, plaidml.inputs = [tensor<10xf32>, tensor<3xf32>], plaidml.outputs = [tensor<10xf32>]} {
   affine.parallel (%x) = (0) to (10) {
     %zero = arith.constant 0.0 : f32
     %r = affine.for %kk = 0 to 3 iter_args(%acc = %zero) -> f32 {
@@ -67,7 +67,7 @@ func.func @conv(%in: memref<10xf32>, %k: memref<3xf32>, %o: memref<10xf32>)
 
 // Integer ops on i32: ((a + b) >> 1) / 3, compared and selected.
 func.func @ints(%a: memref<3x5x7xi32>, %b: memref<3x5x7xi32>,
-                %o: memref<3x5x7xi32>) attributes {plaidml.entry} {
+                %o: memref<3x5x7xi32>) attributes {plaidml.entry, plaidml.inputs = [tensor<3x5x7xsi32>, tensor<3x5x7xsi32>], plaidml.outputs = [tensor<3x5x7xsi32>]} {
   affine.parallel (%i, %j, %k) = (0, 0, 0) to (3, 5, 7) {
     %x = affine.load %a[%i, %j, %k] : memref<3x5x7xi32>
     %y = affine.load %b[%i, %j, %k] : memref<3x5x7xi32>
@@ -90,7 +90,7 @@ func.func @ints(%a: memref<3x5x7xi32>, %b: memref<3x5x7xi32>,
 // accumulation is a sequential loop nest at the top level, plus a scalar
 // store: both run in single-invocation kernels.
 func.func @outer_sum(%a: memref<4xf32>, %b: memref<5xf32>, %o: memref<8xf32>,
-                     %first: memref<f32>) attributes {plaidml.entry} {
+                     %first: memref<f32>) attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>, tensor<5xf32>], plaidml.outputs = [tensor<8xf32>, tensor<f32>]} {
   affine.parallel (%x) = (0) to (8) {
     %zero = arith.constant 0.0 : f32
     affine.store %zero, %o[%x] : memref<8xf32>
@@ -113,7 +113,7 @@ func.func @outer_sum(%a: memref<4xf32>, %b: memref<5xf32>, %o: memref<8xf32>,
 // Math functions: GLSL.std.450 instructions, tanh and powf expanded first,
 // erf as a polynomial.
 func.func @math(%a: memref<300xf32>, %o: memref<300xf32>)
-    attributes {plaidml.entry} {
+    attributes {plaidml.entry, plaidml.inputs = [tensor<300xf32>], plaidml.outputs = [tensor<300xf32>]} {
   affine.parallel (%i) = (0) to (300) {
     %x = affine.load %a[%i] : memref<300xf32>
     %e = math.exp %x : f32
@@ -130,7 +130,7 @@ func.func @math(%a: memref<300xf32>, %o: memref<300xf32>)
 // An output that aliases an input is a memref.copy at the top level: it
 // becomes an elementwise copy kernel.
 func.func @alias(%a: memref<2x3xi32>, %o: memref<2x3xi32>)
-    attributes {plaidml.entry} {
+    attributes {plaidml.entry, plaidml.inputs = [tensor<2x3xsi32>], plaidml.outputs = [tensor<2x3xsi32>]} {
   memref.copy %a, %o : memref<2x3xi32> to memref<2x3xi32>
   return
 }

@@ -39,5 +39,5 @@ module {
 // Another architecture: no host to detect, and only the listed features are
 // recorded (the manifest cannot know another machine's vocabulary).
 // NATIVE-CROSS: error: cpu 'native' needs the host's architecture (x86_64), not aarch64
-// CROSS: module attributes {llvm.target_triple = "aarch64-unknown-linux-gnu"}
+// CROSS: module attributes {llvm.target_triple = "aarch64-unknown-linux-gnu", plaidml.target = #plaidml.target<device = cpu, triple = "aarch64-unknown-linux-gnu", cpu = "cortex-a72", features = "+neon,+crc">}
 // CROSS: triple aarch64-unknown-linux-gnu\0Acpu cortex-a72\0Afeatures +crc,+neon\0Aend

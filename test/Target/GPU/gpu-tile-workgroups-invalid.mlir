@@ -1,9 +1,10 @@
 // RUN: plaidml-opt %s -split-input-file -verify-diagnostics \
 // RUN:   -plaidml-gpu-tile-workgroups
 
-// One size per loop dimension.
+// One size per loop dimension: the plaidml dialect's verifier says so before
+// the pass runs.
 func.func @bad(%a: memref<8xf32>) {
-  // expected-error @+1 {{cannot apply plaidml.gpu.workgroup_size}}
+  // expected-error @+1 {{'plaidml.gpu.workgroup_size' has 2 sizes for a loop of 1 dimensions}}
   affine.parallel (%i) = (0) to (8) {
     %x = affine.load %a[%i] : memref<8xf32>
     affine.store %x, %a[%i] : memref<8xf32>

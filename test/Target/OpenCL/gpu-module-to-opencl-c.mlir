@@ -8,8 +8,8 @@
 // not happen to produce. plaidml-translate --mlir-to-opencl-c translates a
 // gpu.module directly too.
 
-// BINARY:     gpu.binary @kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "opencl-c"}, "// OpenCL C 1.2 of gpu.module @kernels
-// BINARY:     gpu.binary @targeted [#gpu.object<#spirv.target_env<#spirv.vce<v1.2, [Kernel, Addresses], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "opencl-c"}
+// BINARY:     gpu.binary @kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int8, Int16, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "opencl-c", plaidml.requirements = ["cl_khr_fp64"]}, "// OpenCL C 1.2 of gpu.module @kernels
+// BINARY:     gpu.binary @targeted [#gpu.object<#spirv.target_env<#spirv.vce<v1.2, [Kernel, Addresses], []>, api=OpenCL, #spirv.resource_limits<>>, properties = {plaidml.kernel_format = "opencl-c", plaidml.requirements = []}
 // BINARY-NOT: {{^ *}}gpu.module
 
 // CHECK:       #pragma OPENCL FP_CONTRACT OFF
