@@ -2,12 +2,12 @@
 //
 // compileToArtifact: the CPU or Vulkan pipeline (lib/Pipelines; for Vulkan,
 // the host code plus its kernels as SPIR-V constants, bound to the launch
-// ABI by translateToLLVMIR), translation to LLVM IR, the LLVM optimization pipeline of the requested level, object emission
-// for the resolved target, and a link into a shared library with ld.lld
-// (against libm, libc, libomp for CPU code on several threads and, when
-// installed, compiler-rt's builtins for the f16/bf16 conversions libgcc
-// lacks). Every failure becomes one diagnostic that says which step failed
-// and why.
+// ABI by translateToLLVMIR), translation to LLVM IR, the LLVM optimization
+// pipeline of the requested level, object emission for the resolved target, and
+// a link into a shared library with ld.lld (against libm, libc, libomp for CPU
+// code on several threads and, when installed, compiler-rt's builtins for the
+// f16/bf16 conversions libgcc lacks). Every failure becomes one diagnostic that
+// says which step failed and why.
 //
 //===----------------------------------------------------------------------===//
 

@@ -99,12 +99,9 @@ static void registerImportTileTranslation() {
           }
           options.defaultBinding = {type.getDimSize(0), type.getElementType()};
         }
-        return tilelang::importTileProgram(sourceMgr, context,
-                                                    options);
+        return tilelang::importTileProgram(sourceMgr, context, options);
       },
-      [](DialectRegistry &registry) {
-        registerAllDialects(registry);
-      });
+      [](DialectRegistry &registry) { registerAllDialects(registry); });
 }
 
 /// --mlir-to-opencl-c: the OpenCL C text of every gpu.binary object that
@@ -157,9 +154,7 @@ static void registerToOpenCLCTranslation() {
               "no gpu.module and no gpu.binary with OpenCL C objects");
         return failure(failed);
       },
-      [](DialectRegistry &registry) {
-        registerAllDialects(registry);
-      });
+      [](DialectRegistry &registry) { registerAllDialects(registry); });
 }
 
 void mlir::plaidml::registerAllTranslations() {

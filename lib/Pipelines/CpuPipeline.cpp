@@ -103,11 +103,7 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   // bare-pointer calling convention of docs/ABI.md.
   if (!openMP)
     addMemRefToLLVM();
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  buildScalarsAndFunctionsToLLVM(pm);
   // The omp ops on LLVM types. After func-to-llvm: this pass also carries
   // func-to-llvm's patterns, with memref descriptors in signatures.
   if (openMP)

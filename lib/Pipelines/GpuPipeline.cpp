@@ -67,11 +67,7 @@ void mlir::plaidml::buildGpuHostToLLVMPipeline(OpPassManager &pm) {
   toLLVM.kernelIntersperseSizeCallConv = true;
   pm.addPass(createGpuToLLVMConversionPass(toLLVM));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  buildScalarsAndFunctionsToLLVM(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());
   // The artifact's entry points and manifest: the device kind and host CPU
   // of the module's plaidml.target, the kernels' plaidml.requirements.

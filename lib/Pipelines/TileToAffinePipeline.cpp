@@ -1,8 +1,9 @@
-//===- TileToAffinePipeline.cpp - The spine shared by every target --------===//
+//===- TileToAffinePipeline.cpp - What every target's pipeline shares -----===//
 //
 // docs/Design.md section 2: every target starts from the same Tile -> affine
 // spine, and targets differ only after it. The target pipelines call this
-// builder first instead of listing the passes again.
+// builder first instead of listing the passes again; those that end in the
+// LLVM dialect (CPU code, GPU host code) share their last conversions too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,10 +12,19 @@
 #include "plaidml/Conversion/Passes.h"
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 
 void mlir::plaidml::buildTileToAffinePipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(tile::createTileComputeBoundsPass());
   pm.addPass(createConvertTileToAffinePass());
+}
+
+void mlir::plaidml::buildScalarsAndFunctionsToLLVM(OpPassManager &pm) {
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
 }

@@ -80,11 +80,11 @@ static cl::opt<bool>
                       "'cache: hit|miss PATH' on stdout"),
              cl::init(false), cl::cat(category));
 
-static cl::opt<std::string> emitLLVMIR(
-    "emit-llvm-ir",
-    cl::desc("Also write the LLVM IR of the artifact, before LLVM's "
-             "optimizations, to this file"),
-    cl::value_desc("file"), cl::init(""), cl::cat(category));
+static cl::opt<std::string>
+    emitLLVMIR("emit-llvm-ir",
+               cl::desc("Also write the LLVM IR of the artifact, before LLVM's "
+                        "optimizations, to this file"),
+               cl::value_desc("file"), cl::init(""), cl::cat(category));
 static cl::opt<bool> printPipeline(
     "print-pipeline",
     cl::desc("Print the MLIR pass pipeline this input would be compiled "

@@ -25,6 +25,12 @@ namespace mlir::plaidml {
 /// pass manager on `builtin.module`.
 void buildTileToAffinePipeline(OpPassManager &pm);
 
+/// The tail every pipeline that ends in the LLVM dialect shares (the CPU
+/// code, the host code of a GPU artifact), once memrefs are lowered:
+/// convert-arith-to-llvm, convert-cf-to-llvm and convert-func-to-llvm with
+/// the bare-pointer calling convention of docs/ABI.md section 1.
+void buildScalarsAndFunctionsToLLVM(OpPassManager &pm);
+
 /// Options of the CPU pipelines. "native" and empty strings stand for the
 /// host; plaidml-emit-entry-points and the compiler resolve them (see
 /// CpuTarget.h). Every target pipeline starts with plaidml-attach-target,
