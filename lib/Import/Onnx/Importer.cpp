@@ -337,6 +337,10 @@ Tensor Importer::materialize(Value &v, const std::string &name) {
   }
   if (!v.host)
     throw ImportError("value '" + name + "' has no data");
+  if (v.host->getNumElements() == 0)
+    throw ImportError("value '" + name + "' is empty (" + v.host->describe() +
+                      "), and PlaidML does not support tensors with a "
+                      "dimension of size 0");
   if (folding || v.host->getNumElements() <= options.maxConstantElements) {
     Tensor t = edsl::Constant(*v.host, name);
     if (!folding)

@@ -30,15 +30,20 @@ struct Taps {
 };
 } // namespace
 
+/// The source coordinate of output `o`. As in ONNX's reference, the output
+/// length in the formulas is `scale * in`, not rounded (with sizes given,
+/// scale is out / in, so it is `out`).
 static double sourceCoordinate(NodeContext &ctx, const std::string &mode,
                                int64_t o, int64_t in, int64_t out,
                                double scale) {
+  double outLength = scale * in;
   if (mode == "half_pixel")
     return (o + 0.5) / scale - 0.5;
   if (mode == "pytorch_half_pixel")
-    return out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
+    return outLength > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
   if (mode == "align_corners")
-    return out == 1 ? 0.0 : static_cast<double>(o) * (in - 1) / (out - 1);
+    return outLength == 1 ? 0.0
+                          : static_cast<double>(o) * (in - 1) / (outLength - 1);
   if (mode == "asymmetric")
     return o / scale;
   if (mode == "half_pixel_symmetric") {

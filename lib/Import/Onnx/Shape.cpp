@@ -36,6 +36,16 @@ static std::vector<int64_t> axesOf(NodeContext &ctx, int64_t inputSince,
   return ctx.ints(index, "axes");
 }
 
+/// An empty result: a host value PlaidML programs never hold (shape
+/// computations such as x.shape[:0]); using it as tensor data fails.
+static void emptyResult(NodeContext &ctx, size_t i, DType dtype,
+                        const std::vector<int64_t> &shape) {
+  rt::HostArray a;
+  a.dtype = dtype;
+  a.shape = shape;
+  ctx.setHostOutput(i, std::move(a));
+}
+
 static void reshape(NodeContext &ctx) {
   ctx.checkAttrs({"allowzero"});
   Tensor x = ctx.input(0);
@@ -134,9 +144,23 @@ static void split(NodeContext &ctx) {
   if (static_cast<int64_t>(sizes.size()) != n)
     ctx.fail("split has " + std::to_string(sizes.size()) +
              " entries but the node has " + std::to_string(n) + " outputs");
-  std::vector<Tensor> parts = op::split(x, axis, sizes);
-  for (size_t i = 0; i < parts.size(); ++i)
-    ctx.setOutput(i, parts[i]);
+  // Empty pieces are host values; the op library splits the rest.
+  std::vector<int64_t> nonEmpty;
+  for (int64_t s : sizes)
+    if (s != 0)
+      nonEmpty.push_back(s);
+  std::vector<Tensor> parts = nonEmpty.size() == 1
+                                  ? std::vector<Tensor>{x}
+                                  : op::split(x, axis, nonEmpty);
+  for (size_t i = 0, j = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) {
+      std::vector<int64_t> shape = x.getShape();
+      shape[axis] = 0;
+      emptyResult(ctx, i, x.getDType(), shape);
+    } else {
+      ctx.setOutput(i, parts[j++]);
+    }
+  }
 }
 
 static void slice(NodeContext &ctx) {
@@ -170,6 +194,24 @@ static void slice(NodeContext &ctx) {
     if (steps[i] < 0 && ends[i] < -dim)
       ends[i] = -dim - 1;
   }
+  // The output shape, for the empty case the op library refuses.
+  std::vector<int64_t> outShape = x.getShape();
+  for (size_t i = 0; i < starts.size(); ++i) {
+    int64_t dim = outShape[axes[i]];
+    auto clampIndex = [&](int64_t v, bool isStart) {
+      if (v < 0)
+        v += dim;
+      if (steps[i] > 0)
+        return std::clamp<int64_t>(v, 0, dim);
+      return std::clamp<int64_t>(v, -1, dim - 1);
+    };
+    int64_t b = clampIndex(starts[i], true), e = clampIndex(ends[i], false);
+    int64_t n = steps[i] > 0 ? (e - b + steps[i] - 1) / steps[i]
+                             : (b - e - steps[i] - 1) / -steps[i];
+    outShape[axes[i]] = std::max<int64_t>(n, 0);
+  }
+  if (numElements(outShape) == 0)
+    return emptyResult(ctx, 0, x.getDType(), outShape);
   ctx.setOutput(0, op::slice(x, starts, ends, axes, steps));
 }
 
