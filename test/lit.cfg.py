@@ -71,6 +71,8 @@ tools = [
     "plaidml-net",
     "plaidml-op-test",
     "plaidml-opt",
+    "plaidml-import-onnx",
+    "plaidml-onnx-test",
     "plaidml-run",
     "plaidml-setup",
     "plaidml-translate",
