@@ -54,6 +54,9 @@ def main():
                            if o.domain in ("", "ai.onnx")][:1]}
         index[name] = entry
         g = case.model.graph
+        entry["types"] = sorted({v.type.tensor_type.elem_type
+                                 for v in list(g.input) + list(g.output)
+                                 if v.type.HasField("tensor_type")})
         if not all(v.type.HasField("tensor_type")
                    for v in list(g.input) + list(g.output)):
             entry["skip"] = "sequence, map or optional values"
