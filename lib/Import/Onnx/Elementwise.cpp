@@ -58,13 +58,6 @@ static void binary(const char *name, std::vector<int64_t> history,
   });
 }
 
-/// Integer division truncating toward zero, as ONNX (and C) divide.
-static Tensor divide(const Tensor &a, const Tensor &b) {
-  if (isFloat(a.getDType()))
-    return a / b;
-  return a / b; // the Tile dialect divides integers toward zero
-}
-
 static Tensor powOp(NodeContext &ctx) {
   Tensor a = ctx.input(0), b = ctx.input(1);
   DType t = a.getDType();
@@ -117,12 +110,8 @@ static Tensor castTo(NodeContext &ctx, const Tensor &x, int64_t onnxType) {
   if (!d)
     ctx.unsupported("element type " +
                     onnxTypeName(static_cast<int32_t>(onnxType)));
-  if (x.getDType() == *d)
-    return x;
-  // Floats to integers truncate toward zero (C's conversion).
-  if (isFloat(x.getDType()) && !isFloat(*d) && *d != DType::i1)
-    return edsl::cast(x, *d);
-  return edsl::cast(x, *d);
+  // Floats convert to integers toward zero (C's conversion).
+  return x.getDType() == *d ? x : edsl::cast(x, *d);
 }
 
 void plaidml::onnx::detail::registerElementwiseOps() {
@@ -168,7 +157,9 @@ void plaidml::onnx::detail::registerElementwiseOps() {
          [](const Tensor &a, const Tensor &b) { return a - b; });
   binary("Mul", {1, 6, 7, 13, 14},
          [](const Tensor &a, const Tensor &b) { return a * b; });
-  binary("Div", {1, 6, 7, 13, 14}, divide);
+  // Integers divide toward zero in the Tile dialect, as in ONNX.
+  binary("Div", {1, 6, 7, 13, 14},
+         [](const Tensor &a, const Tensor &b) { return a / b; });
   binary("Equal", {1, 7, 11, 13, 19},
          [](const Tensor &a, const Tensor &b) { return a == b; });
   binary("Less", {1, 7, 9, 13},

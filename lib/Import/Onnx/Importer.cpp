@@ -285,7 +285,7 @@ public:
   const std::string &getBaseDir() const { return baseDir; }
 
 private:
-  void importNode(const ::onnx::NodeProto &node, size_t index);
+  void importNode(const ::onnx::NodeProto &node);
   bool tryFold(const ::onnx::NodeProto &node, const OpInfo &info,
                int64_t version);
 
@@ -452,7 +452,7 @@ bool Importer::tryFold(const ::onnx::NodeProto &node, const OpInfo &info,
   return true;
 }
 
-void Importer::importNode(const ::onnx::NodeProto &node, size_t index) {
+void Importer::importNode(const ::onnx::NodeProto &node) {
   std::string what = describeNode(node);
   if (!node.domain().empty() && node.domain() != "ai.onnx")
     throw ImportError(what + ": unsupported domain '" + node.domain() + "'");
@@ -492,7 +492,6 @@ void Importer::importNode(const ::onnx::NodeProto &node, size_t index) {
   } catch (const edsl::Error &e) {
     throw ImportError(what + ": " + e.what());
   }
-  (void)index;
 }
 
 std::unique_ptr<ImportedModel> Importer::run(const ::onnx::ModelProto &model) {
@@ -580,7 +579,7 @@ std::unique_ptr<ImportedModel> Importer::run(const ::onnx::ModelProto &model) {
   }
 
   for (int i = 0; i < g.node_size(); ++i)
-    importNode(g.node(i), i);
+    importNode(g.node(i));
 
   std::vector<Tensor> outputs;
   for (const ::onnx::ValueInfoProto &out : g.output()) {
