@@ -1,4 +1,4 @@
-//===- Resize.cpp - ONNX Resize and Upsample ------------------------------===//
+//===- Resize.cpp - ONNX Resize -------------------------------------------===//
 //
 // Resize with every mode (nearest with its four rounding rules, linear,
 // cubic with cubic_coeff_a and exclude_outside), the coordinate

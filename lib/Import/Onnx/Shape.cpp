@@ -415,7 +415,8 @@ void plaidml::onnx::detail::registerShapeOps() {
     ctx.checkAttrs({});
     ctx.setOutput(0, op::tile(ctx.input(0), ctx.ints(1, "repeats")));
   });
-  registerOp("Range", {11}, range);
+  // Range-27 adds f16 and bf16.
+  registerOp("Range", {11, 27}, range);
   registerOp("Shape", {1, 13, 15, 19, 21, 23, 24, 25}, [](NodeContext &ctx) {
     ctx.checkAttrs({"start", "end"});
     std::vector<int64_t> shape = ctx.value(0).shape;
