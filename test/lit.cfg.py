@@ -24,6 +24,12 @@ config.substitutions.append(
     ("%fake_artifacts", os.path.join(config.plaidml_obj_root, "test", "Runtime", "Inputs")))
 # lit runs under Debian's python3, which has NumPy (python3-numpy).
 config.substitutions.append(("%python", sys.executable))
+# ONNX models for the importer's tests are protobuf text in the test files
+# (every other line a `#` comment), encoded by protoc with libonnx-dev's
+# schema.
+config.substitutions.append(
+    ("%onnx-encode",
+     "protoc -I/usr/include --encode=onnx.ModelProto onnx/onnx.proto"))
 
 llvm_config.use_default_substitutions()
 
@@ -65,6 +71,8 @@ tools = [
     "plaidml-net",
     "plaidml-op-test",
     "plaidml-opt",
+    "plaidml-import-onnx",
+    "plaidml-onnx-test",
     "plaidml-run",
     "plaidml-setup",
     "plaidml-translate",

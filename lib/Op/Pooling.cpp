@@ -30,12 +30,20 @@ Tensor plaidml::op::pool(const Tensor &input, PoolMode mode,
                 " spatial dimensions");
   std::vector<int64_t> window = spatialAttr(o.window, ns, 1, op, "window");
   std::vector<int64_t> strides = spatialAttr(o.strides, ns, 1, op, "strides");
+  std::vector<int64_t> dilations =
+      spatialAttr(o.dilations, ns, 1, op, "dilations");
+  if (o.ceilMode && o.padding != Padding::Explicit)
+    throw Error(std::string(op) + ": ceilMode needs explicit padding");
   std::vector<int64_t> pads = o.pads;
   if (o.padding != Padding::Explicit && pads.empty())
     pads.assign(2 * ns, 0);
   if (pads.size() != 2 * ns)
     throw Error(std::string(op) + ": pads has " + std::to_string(pads.size()) +
                 " entries but " + std::to_string(2 * ns) + " are needed");
+  // Average pooling with countIncludePad divides by the window clipped to
+  // the explicitly padded input (ONNX, PyTorch): the padding added for
+  // ceilMode does not count.
+  std::vector<int64_t> countPads = pads;
   // Convert before the lens: elementwise ops see the stored order.
   Tensor in =
       toNXC(mode == PoolMode::Average ? toFloat(input) : input, o.layout);
@@ -52,14 +60,28 @@ Tensor plaidml::op::pool(const Tensor &input, PoolMode mode,
   for (size_t i = 0; i < ns; ++i) {
     SpatialSize s;
     try {
-      s = computeSpatialSize(shape[1 + i], window[i], strides[i], 1, o.padding,
-                             pads[i], pads[ns + i]);
+      int64_t padAfter = pads[ns + i];
+      if (o.ceilMode) {
+        // Extra padding after, so that the floor of the division rounds up;
+        // then drop a last window that would start in the padding after.
+        int64_t effective = (window[i] - 1) * dilations[i] + 1;
+        int64_t span = shape[1 + i] + pads[i] + padAfter - effective;
+        if (span >= 0) {
+          int64_t out = (span + strides[i] - 1) / strides[i] + 1;
+          if ((out - 1) * strides[i] >= shape[1 + i] + pads[i])
+            --out;
+          padAfter =
+              (out - 1) * strides[i] + effective - shape[1 + i] - pads[i];
+        }
+      }
+      s = computeSpatialSize(shape[1 + i], window[i], strides[i], dilations[i],
+                             o.padding, pads[i], padAfter);
     } catch (const Error &e) {
       throw Error(std::string(op) + ": spatial dimension " + std::to_string(i) +
                   ": " + e.what());
     }
     sizes.push_back(s);
-    inIdx.push_back(x[i] * strides[i] + k[i] - s.padBefore);
+    inIdx.push_back(x[i] * strides[i] + k[i] * dilations[i] - s.padBefore);
     outIdx.push_back(x[i]);
     outShape.emplace_back(s.output);
     con.add_constraint(k[i] < window[i]);
@@ -74,7 +96,7 @@ Tensor plaidml::op::pool(const Tensor &input, PoolMode mode,
   }
   con.sum(in(inIdx));
   Tensor total = storage(con.build());
-  if (o.countIncludePad) {
+  if (o.countIncludePad && !o.ceilMode) {
     int64_t count = 1;
     for (int64_t w : window)
       count *= w;
@@ -94,9 +116,12 @@ Tensor plaidml::op::pool(const Tensor &input, PoolMode mode,
       int64_t xi = rest % sizes[i].output;
       rest /= sizes[i].output;
       int64_t inside = 0;
+      // With countIncludePad, the explicit padding counts as inside.
+      int64_t lo = o.countIncludePad ? -countPads[i] : 0;
+      int64_t hi = shape[1 + i] + (o.countIncludePad ? countPads[ns + i] : 0);
       for (int64_t kk = 0; kk < window[i]; ++kk) {
-        int64_t pos = xi * strides[i] + kk - sizes[i].padBefore;
-        inside += pos >= 0 && pos < shape[1 + i];
+        int64_t pos = xi * strides[i] + kk * dilations[i] - sizes[i].padBefore;
+        inside += pos >= lo && pos < hi;
       }
       counts[p] *= static_cast<double>(inside);
     }

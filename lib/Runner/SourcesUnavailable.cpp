@@ -30,3 +30,14 @@ rt::StatusOr<std::unique_ptr<Runner>> plaidml::run::openSourceText(
     const CompileSettings &settings, double &compileMs) {
   return openSource(name, entry, device, bindings, settings, compileMs);
 }
+
+rt::StatusOr<std::unique_ptr<Runner>>
+plaidml::run::openOnnx(const std::string &path, const std::string &,
+                       const InputBindings &, const CompileSettings &,
+                       double &compileMs) {
+  compileMs = 0;
+  return rt::Status::failure("'" + path +
+                             "' is an ONNX model, and this plaidml-run is the "
+                             "runtime-only build: compile it with "
+                             "plaidml-compile on a machine with the compiler");
+}

@@ -4,7 +4,8 @@
 // (plain, grouped, depthwise), 1-D and 3-D, bias, degenerate sizes (1x1
 // images, one channel, batch 1) and sizes that leave remainders with
 // stride 2; transposed convolutions; max and average pooling over padding,
-// strides and count-include-pad; global pooling.
+// strides and count-include-pad, dilated windows and ceil mode; global
+// pooling.
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,14 +152,17 @@ void addPool(std::vector<Case> &cases, PoolMode mode,
              std::vector<int64_t> spatial, std::vector<int64_t> window,
              std::vector<int64_t> strides, Padding padding,
              std::vector<int64_t> pads, bool includePad, DataLayout layout,
-             bool gpu) {
+             bool gpu, std::vector<int64_t> dilations = {},
+             bool ceilMode = false) {
   Case c;
   c.name = std::string(mode == PoolMode::Max ? "maxpool" : "avgpool") +
            std::to_string(spatial.size()) + "d_" + std::to_string(spatial[0]) +
            "_w" + std::to_string(window[0]) + "_s" +
            std::to_string(strides.empty() ? 1 : strides[0]) + "_" +
            paddingName(padding) + (includePad ? "_incpad" : "") +
-           (layout == DataLayout::NXC ? "_nxc" : "_ncx");
+           (layout == DataLayout::NXC ? "_nxc" : "_ncx") +
+           (dilations.empty() ? "" : "_d" + std::to_string(dilations[0])) +
+           (ceilMode ? "_ceil" : "");
   c.op = "pool";
   c.gpu = gpu;
   std::vector<int64_t> in{2};
@@ -176,11 +180,15 @@ void addPool(std::vector<Case> &cases, PoolMode mode,
                 .v("pads", pads)
                 .b("count_include_pad", includePad)
                 .s("layout", layout == DataLayout::NXC ? "nxc" : "ncx")
+                .v("dilations", dilations)
+                .b("ceil_mode", ceilMode)
                 .str();
   c.build = [=](const std::vector<Tensor> &x) {
     PoolOptions o;
     o.window = window;
     o.strides = strides;
+    o.dilations = dilations;
+    o.ceilMode = ceilMode;
     o.padding = padding;
     o.pads = pads;
     o.countIncludePad = includePad;
@@ -319,6 +327,18 @@ void plaidml::optest::addConvCases(std::vector<Case> &cases) {
           Padding::SameUpper, {}, false, DataLayout::NCX, false);
   addPool(cases, PoolMode::Max, {1, 1}, {1, 1}, {1, 1}, Padding::Valid, {},
           false, DataLayout::NXC, false);
+  // Dilated windows, and ceil mode (a last partial window; with padding and
+  // count-include-pad, the padding added for it does not count).
+  addPool(cases, PoolMode::Max, {7, 6}, {2, 2}, {1, 2}, Padding::Explicit,
+          {1, 0, 1, 1}, false, DataLayout::NCX, false, {2, 2});
+  addPool(cases, PoolMode::Average, {7, 6}, {3, 2}, {2, 2}, Padding::Explicit,
+          {0, 0, 0, 0}, false, DataLayout::NCX, false, {2, 1});
+  addPool(cases, PoolMode::Max, {7, 6}, {3, 3}, {2, 2}, Padding::Explicit,
+          {0, 0, 0, 0}, false, DataLayout::NCX, true, {}, true);
+  addPool(cases, PoolMode::Average, {6, 5}, {3, 2}, {2, 2}, Padding::Explicit,
+          {1, 1, 0, 1}, true, DataLayout::NXC, false, {}, true);
+  addPool(cases, PoolMode::Average, {6}, {2}, {2}, Padding::Explicit, {1, 0},
+          false, DataLayout::NCX, false, {}, true);
   for (PoolMode m : {PoolMode::Max, PoolMode::Average})
     for (DataLayout l : {DataLayout::NXC, DataLayout::NCX}) {
       Case c;

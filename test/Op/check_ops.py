@@ -111,27 +111,44 @@ def pool(a, ins):
     ns = x.ndim - 2
     win = a["window"]
     strides = a["strides"] or [1] * ns
+    dil = a.get("dilations") or [1] * ns
     pads = a["pads"] or [0] * (2 * ns)
+    ceil = a.get("ceil_mode", False)
     outs, befores = [], []
     for i in range(ns):
-        o, b = spatial_size(x.shape[1 + i], win[i], strides[i], 1, a["padding"],
-                            pads[i], pads[ns + i])
+        if ceil:
+            # PyTorch's rule: round up, but a window must start inside the
+            # input or the padding before it.
+            n, s = x.shape[1 + i], strides[i]
+            span = n + pads[i] + pads[ns + i] - ((win[i] - 1) * dil[i] + 1)
+            o = -(-span // s) + 1
+            if (o - 1) * s >= n + pads[i]:
+                o -= 1
+            b = pads[i]
+        else:
+            o, b = spatial_size(x.shape[1 + i], win[i], strides[i], dil[i],
+                                a["padding"], pads[i], pads[ns + i])
         outs.append(o)
         befores.append(b)
-    fill = -np.inf if a["mode"] == "max" else 0.0
     out = np.zeros([x.shape[0]] + outs + [x.shape[-1]])
     for opos in np.ndindex(*outs):
-        vals, count = [], 0
+        vals, count, padded = [], 0, 0
         for kpos in np.ndindex(*win):
-            p = [opos[i] * strides[i] + kpos[i] - befores[i] for i in range(ns)]
+            p = [opos[i] * strides[i] + kpos[i] * dil[i] - befores[i]
+                 for i in range(ns)]
             if all(0 <= p[i] < x.shape[1 + i] for i in range(ns)):
                 vals.append(x[(slice(None),) + tuple(p)])
                 count += 1
+            if all(-pads[i] <= p[i] < x.shape[1 + i] + pads[ns + i]
+                   for i in range(ns)):
+                padded += 1
         v = np.stack(vals)
         if a["mode"] == "max":
             r = v.max(axis=0)
+        elif a["count_include_pad"]:
+            r = v.sum(axis=0) / (padded if ceil else np.prod(win))
         else:
-            r = v.sum(axis=0) / (np.prod(win) if a["count_include_pad"] else count)
+            r = v.sum(axis=0) / count
         out[(slice(None),) + opos] = r
     return [from_nxc(out, a["layout"])]
 

@@ -5,12 +5,15 @@
 // shared library of docs/ABI.md section 4. Errors are one line each on
 // stderr, and the exit status is non-zero. `--use-cache` compiles through
 // the on-disk cache (lib/Compiler/Cache.cpp) and reports hit or miss.
+// A .onnx model is imported first (docs/Onnx.md); its weights are the
+// artifact's last inputs, written as DIR/argN.npy by --params-dir.
 //
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Compiler/Cache.h"
 #include "plaidml/Compiler/Compiler.h"
 #include "plaidml/Compiler/DeviceTarget.h"
+#include "plaidml/Import/Onnx.h"
 #include "plaidml/InitAll.h"
 #include "plaidml/Support/NestingLimit.h"
 
@@ -90,6 +93,67 @@ static cl::opt<bool> printPipeline(
     cl::desc("Print the MLIR pass pipeline this input would be compiled "
              "with (for plaidml-opt --pass-pipeline) and exit; no -o needed"),
     cl::init(false), cl::cat(category));
+static cl::opt<std::string> paramsDir(
+    "params-dir",
+    cl::desc("ONNX models: write the weights (the artifact's last inputs) as "
+             "DIR/argN.npy"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(category));
+static cl::list<std::string>
+    onnxInputs("input",
+               cl::desc("ONNX models: NAME=FILE.npy, the value of an input "
+                        "an op reads at import time (a Reshape's shape)"),
+               cl::value_desc("name=file"), cl::cat(category));
+
+/// Imports the ONNX model `path` and returns its Tile IR (weights as
+/// parameters, written to --params-dir); "" after reporting an error.
+static std::string importOnnx(const std::string &path) {
+  ::plaidml::onnx::ImportOptions importOptions;
+  for (const std::string &kv : onnxInputs) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "plaidml-compile: error: --input needs NAME=FILE.npy, "
+                   << "got '" << kv << "'\n";
+      return "";
+    }
+    std::string error;
+    std::optional<::plaidml::rt::HostArray> array =
+        ::plaidml::rt::readNpy(kv.substr(eq + 1), error);
+    if (!array) {
+      llvm::errs() << "plaidml-compile: error: " << error << "\n";
+      return "";
+    }
+    importOptions.knownInputs[kv.substr(0, eq)] = std::move(*array);
+  }
+  auto model = ::plaidml::onnx::importOnnxFile(path, importOptions);
+  if (!model.ok()) {
+    llvm::errs() << "plaidml-compile: error: " << model.message() << "\n";
+    return "";
+  }
+  const ::plaidml::onnx::ImportedModel &m = **model;
+  if (!paramsDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(paramsDir)) {
+      llvm::errs() << "plaidml-compile: error: cannot create '" << paramsDir
+                   << "': " << ec.message() << "\n";
+      return "";
+    }
+    size_t first = m.inputNames.size();
+    for (size_t i = 0; i < m.parameters.size(); ++i) {
+      std::string error;
+      if (!::plaidml::rt::writeNpy(paramsDir + "/arg" +
+                                       std::to_string(first + i) + ".npy",
+                                   m.parameters[i], error)) {
+        llvm::errs() << "plaidml-compile: error: " << error << "\n";
+        return "";
+      }
+    }
+  } else if (!m.parameters.empty()) {
+    llvm::errs() << "plaidml-compile: warning: the model's "
+                 << m.parameters.size()
+                 << " weights are inputs of the artifact; --params-dir DIR "
+                    "writes them\n";
+  }
+  return m.program.str();
+}
 
 /// `--threads`. libLLVM registers a hidden `-threads` option of its own, and
 /// registering a second one is fatal: that one is renamed out of the way
@@ -160,8 +224,15 @@ int main(int argc, char **argv) {
   resolveDeviceTarget(options);
 
   std::string readError;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFile, &readError);
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  if (StringRef(inputFile).ends_with(".onnx")) {
+    std::string text = importOnnx(inputFile);
+    if (text.empty())
+      return 1;
+    input = llvm::MemoryBuffer::getMemBufferCopy(text, inputFile + ".mlir");
+  } else {
+    input = openInputFile(inputFile, &readError);
+  }
   if (!input)
     return fail(readError);
 

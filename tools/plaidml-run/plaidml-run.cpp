@@ -30,14 +30,16 @@ namespace {
 constexpr const char *kUsage = R"(usage: plaidml-run FILE [options]
 
 Runs the entry function of FILE: a compiled artifact (from plaidml-compile),
-a .mlir program with Tile-dialect functions, or a .tile Tile-language
-program (builds with the compiler).
+a .mlir program with Tile-dialect functions, a .tile Tile-language
+program or a .onnx model (builds with the compiler).
   --entry NAME             function to run (default: the only one, or main)
   --device D               cpu, vulkan:N, opencl:N, or reference (the
                            reference interpreter); default: $PLAIDML_DEVICE,
                            else the plaidml-setup config, else cpu
   --input NAME=PATH.npy    input data (repeatable); inputs are arg0, arg1, ...
-                           (.tile: the input names, typed by the file)
+                           (.tile, .onnx: the input names, typed by the
+                           file; .onnx: also the values of inputs read at
+                           import time, such as a Reshape's shape)
   --bind NAME=2x3xf32      check an input's shape and element type (.tile:
                            give it, for --random-inputs)
   --random-inputs[=SEED]   fill inputs not given with --input from a seeded RNG
@@ -351,8 +353,15 @@ int main(int argc, char **argv) {
   }
 
   double compileMs = 0;
+  bool onnx = !artifact && opts.file.size() > 5 &&
+              opts.file.compare(opts.file.size() - 5, 5, ".onnx") == 0;
+  if (onnx && !opts.entry.empty())
+    return fail("--entry does not apply to an ONNX model (it has one graph)");
   rt::StatusOr<std::unique_ptr<Runner>> runner =
       artifact ? openArtifact(opts.file, opts.entry, opts.device)
+      : onnx   ? openOnnx(opts.file, opts.device,
+                          InputBindings{opts.inputs, opts.binds}, settings,
+                          compileMs)
                : openSource(opts.file, opts.entry, opts.device,
                             InputBindings{opts.inputs, opts.binds}, settings,
                             compileMs);

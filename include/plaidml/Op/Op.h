@@ -79,13 +79,18 @@ Tensor convolution_transpose(const Tensor &input, const Tensor &filter,
 enum class PoolMode { Max, Average };
 
 struct PoolOptions {
-  std::vector<int64_t> window, strides;
+  /// One entry per spatial dimension; strides and dilations default to 1.
+  std::vector<int64_t> window, strides, dilations;
   Padding padding = Padding::Valid;
   std::vector<int64_t> pads;
   DataLayout layout = DataLayout::NXC;
   /// Average pooling divides by the window size (true) or by the number
   /// of input elements inside the window (false).
   bool countIncludePad = false;
+  /// Explicit padding only: the output size rounds up (ONNX ceil_mode,
+  /// PyTorch): a last, partial window is kept when it starts inside the
+  /// input or the padding before it.
+  bool ceilMode = false;
 };
 
 Tensor pool(const Tensor &input, PoolMode mode, const PoolOptions &options);
