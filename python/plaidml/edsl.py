@@ -32,7 +32,7 @@ __all__ = [
     'SortDirection', 'Program', 'cond', 'abs', 'argsort', 'cast', 'ceil', 'cos', 'cosh', 'erf', 'exp',
     'floor', 'gather', 'ident', 'index', 'log', 'max', 'min', 'pow', 'prng', 'prng_seed', 'relu',
     'reshape', 'round', 'scatter', 'select', 'shape', 'sigmoid', 'sin', 'sinh', 'sqrt', 'tan', 'tanh',
-    'trace', 'logical_and', 'logical_or', 'logical_xor', 'logical_not', 'bit_not'
+    'trace', 'dim_max', 'dim_min', 'logical_and', 'logical_or', 'logical_xor', 'logical_not', 'bit_not'
 ]
 
 Program = plaidml.Program
@@ -82,6 +82,9 @@ class TensorDim(object):
         self._text = _text or name or '?'
 
     def _op(self, op, other=None, reverse=False):
+        if isinstance(other, TensorIndex):
+            # `N - 1 - i` is an index expression: TensorIndex's operator.
+            return NotImplemented
         a, b = (self, other) if not reverse else (other, self)
         a = _dim(a)
         b = None if b is None else _dim(b)
