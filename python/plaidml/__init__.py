@@ -259,6 +259,15 @@ class Buffer(object):
             self._buffer = _core.Buffer.zeros(shape.dtype._c, shape.sizes)
 
     @classmethod
+    def _from_native(cls, native):
+        """A Buffer around a buffer of the native module."""
+        buf = cls.__new__(cls)
+        buf._shape = TensorShape(DType._from_c(native.dtype), native.shape)
+        buf._buffer = native
+        buf.device = None
+        return buf
+
+    @classmethod
     def from_ndarray(cls, array, dtype=None):
         array = np.asarray(array)
         dtype = DType.from_numpy(array.dtype) if dtype is None else dtype
@@ -305,6 +314,13 @@ class Program(object):
         self.name = name
         self._program = _core.Program.create(name, [t._t for t in inputs], [t._t for t in outputs])
         self._ir = None
+
+    @classmethod
+    def _from_native(cls, name, native):
+        """A Program around a program of the native module."""
+        program = cls.__new__(cls)
+        program.name, program._program, program._ir = name, native, None
+        return program
 
     @property
     def inputs(self):

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "plaidml-c/edsl.h"
+#include "plaidml-c/networks.h"
 #include "plaidml-c/op.h"
 #include "plaidml-c/plaidml.h"
 
@@ -85,8 +86,7 @@ template <typename H, typename T> std::unique_ptr<H> wrap(T *ptr) {
 }
 
 /// The C pointers of a list of handles.
-template <typename H>
-auto pointers(const std::vector<H *> &handles) {
+template <typename H> auto pointers(const std::vector<H *> &handles) {
   std::vector<decltype(handles[0]->ptr)> ptrs;
   for (H *h : handles) {
     if (!h)
@@ -178,8 +178,7 @@ plaidml_compile_options *makeOptions(const std::string &device,
                                      const std::string &entry) {
   plaidml_compile_options *options = nullptr;
   check(plaidml_compile_options_create(&options));
-  std::unique_ptr<plaidml_compile_options,
-                  void (*)(plaidml_compile_options *)>
+  std::unique_ptr<plaidml_compile_options, void (*)(plaidml_compile_options *)>
       guard(options, plaidml_compile_options_destroy);
   if (!device.empty())
     check(plaidml_compile_options_set_device(options, device.c_str()));
@@ -198,9 +197,9 @@ std::vector<Spec> executableSpecs(const plaidml_executable *e, bool inputs) {
     plaidml_dtype dtype;
     size_t rank;
     const int64_t *shape;
-    check(inputs ? plaidml_executable_input(e, i, &name, &dtype, &rank, &shape)
-                 : plaidml_executable_output(e, i, &name, &dtype, &rank,
-                                             &shape));
+    check(inputs
+              ? plaidml_executable_input(e, i, &name, &dtype, &rank, &shape)
+              : plaidml_executable_output(e, i, &name, &dtype, &rank, &shape));
     specs.push_back(makeSpec(name, dtype, rank, shape));
   }
   return specs;
@@ -238,8 +237,9 @@ NB_MODULE(_plaidml, m) {
     const char *n = plaidml_dtype_name(static_cast<plaidml_dtype>(d));
     return n ? std::optional<std::string>(n) : std::nullopt;
   });
-  m.def("dtype_size",
-        [](int d) { return plaidml_dtype_size(static_cast<plaidml_dtype>(d)); });
+  m.def("dtype_size", [](int d) {
+    return plaidml_dtype_size(static_cast<plaidml_dtype>(d));
+  });
   m.def("dtype_parse", [](const std::string &name) {
     plaidml_dtype d;
     check(plaidml_dtype_parse(name.c_str(), &d));
@@ -295,8 +295,9 @@ NB_MODULE(_plaidml, m) {
                        s.push_back(plaidml_buffer_dim(b.ptr, i));
                      return s;
                    })
-      .def("describe",
-           [](Buffer &b) { return std::string(plaidml_buffer_describe(b.ptr)); })
+      .def(
+          "describe",
+          [](Buffer &b) { return std::string(plaidml_buffer_describe(b.ptr)); })
       // A view of the elements that keeps this Buffer alive.
       .def(
           "view",
@@ -313,28 +314,29 @@ NB_MODULE(_plaidml, m) {
 
   // Dimensions and indices.
   nb::class_<Dim>(m, "Dim")
-      .def_static("create",
-                  [](std::optional<std::string> name) {
-                    plaidml_dim *d;
-                    check(plaidml_dim_create(cstr(name), &d));
-                    return wrap<Dim>(d);
-                  },
-                  "name"_a = nb::none())
+      .def_static(
+          "create",
+          [](std::optional<std::string> name) {
+            plaidml_dim *d;
+            check(plaidml_dim_create(cstr(name), &d));
+            return wrap<Dim>(d);
+          },
+          "name"_a = nb::none())
       .def_static("constant",
                   [](int64_t v) {
                     plaidml_dim *d;
                     check(plaidml_dim_constant(v, &d));
                     return wrap<Dim>(d);
                   })
-      .def_static("op",
-                  [](int op, Dim &a, Dim *b) {
-                    plaidml_dim *d;
-                    check(plaidml_dim_op_apply(static_cast<plaidml_dim_op>(op),
-                                               a.ptr, b ? b->ptr : nullptr,
-                                               &d));
-                    return wrap<Dim>(d);
-                  },
-                  "op"_a, "a"_a, "b"_a = nb::none())
+      .def_static(
+          "op",
+          [](int op, Dim &a, Dim *b) {
+            plaidml_dim *d;
+            check(plaidml_dim_op_apply(static_cast<plaidml_dim_op>(op), a.ptr,
+                                       b ? b->ptr : nullptr, &d));
+            return wrap<Dim>(d);
+          },
+          "op"_a, "a"_a, "b"_a = nb::none())
       .def("value", [](Dim &d) {
         int64_t v;
         check(plaidml_dim_value(d.ptr, &v));
@@ -342,13 +344,14 @@ NB_MODULE(_plaidml, m) {
       });
 
   nb::class_<Index>(m, "Index")
-      .def_static("create",
-                  [](std::optional<std::string> name) {
-                    plaidml_index *i;
-                    check(plaidml_index_create(cstr(name), &i));
-                    return wrap<Index>(i);
-                  },
-                  "name"_a = nb::none())
+      .def_static(
+          "create",
+          [](std::optional<std::string> name) {
+            plaidml_index *i;
+            check(plaidml_index_create(cstr(name), &i));
+            return wrap<Index>(i);
+          },
+          "name"_a = nb::none())
       .def_static("constant",
                   [](int64_t v) {
                     plaidml_index *i;
@@ -361,36 +364,38 @@ NB_MODULE(_plaidml, m) {
                     check(plaidml_index_from_dim(d.ptr, &i));
                     return wrap<Index>(i);
                   })
-      .def_static("op",
-                  [](int op, Index &a, Index *b) {
-                    plaidml_index *i;
-                    check(plaidml_index_op_apply(
-                        static_cast<plaidml_index_op>(op), a.ptr,
-                        b ? b->ptr : nullptr, &i));
-                    return wrap<Index>(i);
-                  },
-                  "op"_a, "a"_a, "b"_a = nb::none());
+      .def_static(
+          "op",
+          [](int op, Index &a, Index *b) {
+            plaidml_index *i;
+            check(plaidml_index_op_apply(static_cast<plaidml_index_op>(op),
+                                         a.ptr, b ? b->ptr : nullptr, &i));
+            return wrap<Index>(i);
+          },
+          "op"_a, "a"_a, "b"_a = nb::none());
 
   // Tensors.
   auto tensorOut = [](plaidml_tensor *t) { return wrap<Tensor>(t); };
   nb::class_<Tensor>(m, "Tensor")
-      .def_static("placeholder",
-                  [=](int dtype, const std::vector<int64_t> &shape,
-                      std::optional<std::string> name) {
-                    plaidml_tensor *t;
-                    check(plaidml_tensor_placeholder(
-                        static_cast<plaidml_dtype>(dtype), shape.size(),
-                        shape.data(), cstr(name), &t));
-                    return tensorOut(t);
-                  },
-                  "dtype"_a, "shape"_a, "name"_a = nb::none())
-      .def_static("constant",
-                  [=](Buffer &b, std::optional<std::string> name) {
-                    plaidml_tensor *t;
-                    check(plaidml_tensor_constant(b.ptr, cstr(name), &t));
-                    return tensorOut(t);
-                  },
-                  "buffer"_a, "name"_a = nb::none())
+      .def_static(
+          "placeholder",
+          [=](int dtype, const std::vector<int64_t> &shape,
+              std::optional<std::string> name) {
+            plaidml_tensor *t;
+            check(plaidml_tensor_placeholder(static_cast<plaidml_dtype>(dtype),
+                                             shape.size(), shape.data(),
+                                             cstr(name), &t));
+            return tensorOut(t);
+          },
+          "dtype"_a, "shape"_a, "name"_a = nb::none())
+      .def_static(
+          "constant",
+          [=](Buffer &b, std::optional<std::string> name) {
+            plaidml_tensor *t;
+            check(plaidml_tensor_constant(b.ptr, cstr(name), &t));
+            return tensorOut(t);
+          },
+          "buffer"_a, "name"_a = nb::none())
       .def_static("scalar",
                   [=](int dtype, double value) {
                     plaidml_tensor *t;
@@ -424,13 +429,14 @@ NB_MODULE(_plaidml, m) {
              auto ptrs = pointers(dims);
              check(plaidml_tensor_bind_dims(t.ptr, ptrs.size(), ptrs.data()));
            })
-      .def("use_lens",
-           [=](Tensor &t, const std::string &source, const std::string &target) {
-             plaidml_tensor *out;
-             check(plaidml_tensor_use_lens(t.ptr, source.c_str(),
-                                           target.c_str(), &out));
-             return tensorOut(out);
-           })
+      .def(
+          "use_lens",
+          [=](Tensor &t, const std::string &source, const std::string &target) {
+            plaidml_tensor *out;
+            check(plaidml_tensor_use_lens(t.ptr, source.c_str(), target.c_str(),
+                                          &out));
+            return tensorOut(out);
+          })
       .def("unary",
            [=](Tensor &t, int op) {
              plaidml_tensor *out;
@@ -448,8 +454,8 @@ NB_MODULE(_plaidml, m) {
       .def("binary_int",
            [=](Tensor &a, int op, int64_t v, bool reversed) {
              plaidml_tensor *out;
-             check(plaidml_tensor_binary_int(
-                 static_cast<plaidml_binary_op>(op), a.ptr, v, reversed, &out));
+             check(plaidml_tensor_binary_int(static_cast<plaidml_binary_op>(op),
+                                             a.ptr, v, reversed, &out));
              return tensorOut(out);
            })
       .def("binary_float",
@@ -495,26 +501,26 @@ NB_MODULE(_plaidml, m) {
                  &out));
              return tensorOut(out);
            })
-      .def("prng", [=](Tensor &state, const std::vector<int64_t> &shape,
-                       int dtype) {
-        plaidml_tensor *values, *next;
-        check(plaidml_tensor_prng(state.ptr, shape.size(), shape.data(),
-                                  static_cast<plaidml_dtype>(dtype), &values,
-                                  &next));
-        return std::make_pair(tensorOut(values), tensorOut(next));
-      });
+      .def("prng",
+           [=](Tensor &state, const std::vector<int64_t> &shape, int dtype) {
+             plaidml_tensor *values, *next;
+             check(plaidml_tensor_prng(state.ptr, shape.size(), shape.data(),
+                                       static_cast<plaidml_dtype>(dtype),
+                                       &values, &next));
+             return std::make_pair(tensorOut(values), tensorOut(next));
+           });
   m.def("select", [=](Tensor &c, Tensor &a, Tensor &b) {
     plaidml_tensor *out;
     check(plaidml_tensor_select(c.ptr, a.ptr, b.ptr, &out));
     return tensorOut(out);
   });
-  m.def("index", [=](const std::vector<int64_t> &shape, int64_t axis,
-                     int dtype) {
-    plaidml_tensor *out;
-    check(plaidml_tensor_index(shape.size(), shape.data(), axis,
-                               static_cast<plaidml_dtype>(dtype), &out));
-    return tensorOut(out);
-  });
+  m.def("index",
+        [=](const std::vector<int64_t> &shape, int64_t axis, int dtype) {
+          plaidml_tensor *out;
+          check(plaidml_tensor_index(shape.size(), shape.data(), axis,
+                                     static_cast<plaidml_dtype>(dtype), &out));
+          return tensorOut(out);
+        });
   m.def("prng_seed", [=](uint64_t seed) {
     plaidml_tensor *out;
     check(plaidml_tensor_prng_seed(seed, &out));
@@ -524,15 +530,16 @@ NB_MODULE(_plaidml, m) {
 
   // Contractions.
   nb::class_<Contraction>(m, "Contraction")
-      .def_static("create",
-                  [](const std::string &name, std::optional<std::string> source,
-                     std::optional<std::string> target) {
-                    plaidml_contraction *c;
-                    check(plaidml_contraction_create(name.c_str(), cstr(source),
-                                                     cstr(target), &c));
-                    return wrap<Contraction>(c);
-                  },
-                  "name"_a, "source"_a = nb::none(), "target"_a = nb::none())
+      .def_static(
+          "create",
+          [](const std::string &name, std::optional<std::string> source,
+             std::optional<std::string> target) {
+            plaidml_contraction *c;
+            check(plaidml_contraction_create(name.c_str(), cstr(source),
+                                             cstr(target), &c));
+            return wrap<Contraction>(c);
+          },
+          "name"_a, "source"_a = nb::none(), "target"_a = nb::none())
       .def("set_shape",
            [](Contraction &c, const std::vector<Dim *> &dims) {
              auto p = pointers(dims);
@@ -595,16 +602,15 @@ NB_MODULE(_plaidml, m) {
             plaidml_status s;
             {
               nb::gil_scoped_release release;
-              s = plaidml_executable_compile(source.c_str(),
-                                             sourceName.c_str(), options.get(),
-                                             &e);
+              s = plaidml_executable_compile(source.c_str(), sourceName.c_str(),
+                                             options.get(), &e);
             }
             check(s);
             return wrap<Executable>(e);
           },
           "source"_a, "source_name"_a, "device"_a = "", "threads"_a = 1,
-          "entry"_a = "", "bindings"_a =
-              std::vector<std::pair<std::string, std::string>>())
+          "entry"_a = "",
+          "bindings"_a = std::vector<std::pair<std::string, std::string>>())
       .def_prop_ro("device",
                    [](Executable &e) {
                      return std::string(plaidml_executable_device(e.ptr));
@@ -638,18 +644,17 @@ NB_MODULE(_plaidml, m) {
 
   // Programs.
   nb::class_<Program>(m, "Program")
-      .def_static("create",
-                  [](const std::string &name,
-                     const std::vector<Tensor *> &inputs,
-                     const std::vector<Tensor *> &outputs) {
-                    auto in = pointers(inputs);
-                    auto out = pointers(outputs);
-                    plaidml_program *p;
-                    check(plaidml_program_create(name.c_str(), in.size(),
-                                                 in.data(), out.size(),
-                                                 out.data(), &p));
-                    return wrap<Program>(p);
-                  })
+      .def_static(
+          "create",
+          [](const std::string &name, const std::vector<Tensor *> &inputs,
+             const std::vector<Tensor *> &outputs) {
+            auto in = pointers(inputs);
+            auto out = pointers(outputs);
+            plaidml_program *p;
+            check(plaidml_program_create(name.c_str(), in.size(), in.data(),
+                                         out.size(), out.data(), &p));
+            return wrap<Program>(p);
+          })
       .def("ir",
            [](Program &p) {
              const char *ir = plaidml_program_ir(p.ptr);
@@ -693,8 +698,8 @@ NB_MODULE(_plaidml, m) {
            })
       .def("set_ints",
            [](Attrs &a, const std::string &n, const std::vector<int64_t> &v) {
-             check(plaidml_attrs_set_ints(a.ptr, n.c_str(), v.size(),
-                                          v.data()));
+             check(
+                 plaidml_attrs_set_ints(a.ptr, n.c_str(), v.size(), v.data()));
            })
       .def("set_float",
            [](Attrs &a, const std::string &n, double v) {
@@ -720,6 +725,39 @@ NB_MODULE(_plaidml, m) {
       results.push_back(tensorOut(out[i]));
     return results;
   });
+  // The built-in networks.
+  m.def("network_names", [] {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < plaidml_network_count(); ++i)
+      names.push_back(plaidml_network_name(i));
+    return names;
+  });
+  m.def(
+      "network_build",
+      [](const std::string &name, int64_t batch, int64_t imageSize,
+         int64_t classes, double width, uint64_t seed) {
+        plaidml_program *program = nullptr;
+        size_t count = 0;
+        // Ask for the count first, then build with room for every weight.
+        plaidml_status s =
+            plaidml_network_build(name.c_str(), batch, imageSize, classes,
+                                  width, seed, &program, 0, nullptr, &count);
+        if (s != PLAIDML_OK && !(s == PLAIDML_INVALID_ARGUMENT && count))
+          raise(s);
+        if (s == PLAIDML_OK)
+          plaidml_program_destroy(program);
+        std::vector<plaidml_buffer *> weights(count, nullptr);
+        check(plaidml_network_build(name.c_str(), batch, imageSize, classes,
+                                    width, seed, &program, weights.size(),
+                                    weights.data(), &count));
+        std::vector<std::unique_ptr<Buffer>> buffers;
+        for (plaidml_buffer *b : weights)
+          buffers.push_back(wrap<Buffer>(b));
+        return std::make_pair(wrap<Program>(program), std::move(buffers));
+      },
+      "name"_a, "batch"_a = 1, "image_size"_a = 224, "classes"_a = 1000,
+      "width"_a = 1.0, "seed"_a = 1);
+
   m.def("op_names", [] {
     std::vector<std::string> names;
     for (size_t i = 0; i < plaidml_op_count(); ++i)
