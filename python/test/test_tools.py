@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 
@@ -49,8 +50,15 @@ def test_run(tmp_path):
     out = tool('run', str(program), '--device', 'cpu', '--bind', 'A=4xf32', '--bind', 'B=4xf32',
                '--random-inputs=3', '--print', '--output-dir', str(tmp_path / 'out'))
     assert out.returncode == 0, out.stderr
-    assert 'on cpu: compiled in' in out.stdout and 'C: TensorShape(FLOAT32, [4])' in out.stdout
-    assert (tmp_path / 'out' / 'C.npy').exists()
+    assert 'on cpu: compiled in' in out.stdout and 'C: 4xf32' in out.stdout
+    assert np.load(tmp_path / 'out' / 'C.npy').shape == (4,)
+    a, b = np.arange(4, dtype=np.float32), np.full(4, 0.5, np.float32)
+    np.save(tmp_path / 'a.npy', a)
+    np.save(tmp_path / 'b.npy', b)
+    out = tool('run', str(program), '--device', 'cpu', '--input', 'A={}'.format(tmp_path / 'a.npy'),
+               '--input', 'B={}'.format(tmp_path / 'b.npy'), '--output-dir', str(tmp_path / 'out'))
+    assert out.returncode == 0, out.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / 'out' / 'C.npy'), a + 2 * b)
     out = tool('run', str(program), '--bind', 'A=4xf32', '--bind', 'B=4xf32')
     assert out.returncode == 1 and "no value for input 'A'" in out.stderr
     program.write_text('function (A[N]) -> (C) {\n  C = A + ;\n}\n')
