@@ -78,7 +78,7 @@ def main():
         settings += ['cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache',
                      'cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache']
     cmd = [sys.executable, '-m', 'pip', 'wheel', '--no-build-isolation', '--no-deps', '-w', dist]
-    cmd += ['--config-settings=' + s for s in settings] + [args.source]
+    cmd += ['--config-settings=' + s for s in settings] + [os.path.abspath(args.source)]
     step('pip wheel', cmd)
     wheels = glob.glob(os.path.join(dist, 'plaidml-*.whl'))
     if len(wheels) != 1:
