@@ -10,7 +10,9 @@
 // conversions, devices and settings) lives in the Python modules; this file
 // only moves handles, numbers, strings and array memory across.
 //
-// Arrays cross without extra copies: an input is read in place from a
+// The GIL is released only while a compiled program runs (building and
+// compiling use the EDSL's process-wide MLIR context). Arrays cross without
+// extra copies: an input is read in place from a
 // C-contiguous NumPy array of the right element type by
 // plaidml_buffer_create (the one copy the C API makes), and an output
 // buffer is handed to NumPy as an array that views the buffer's memory and
@@ -673,13 +675,11 @@ NB_MODULE(_plaidml, m) {
                             void (*)(plaidml_compile_options *)>
                 options(makeOptions(device, threads, ""),
                         plaidml_compile_options_destroy);
+            // The GIL stays held: printing the program's IR uses the EDSL's
+            // process-wide context, which other Python threads may be
+            // building in.
             plaidml_executable *e;
-            plaidml_status s;
-            {
-              nb::gil_scoped_release release;
-              s = plaidml_program_compile(p.ptr, options.get(), &e);
-            }
-            check(s);
+            check(plaidml_program_compile(p.ptr, options.get(), &e));
             return wrap<Executable>(e);
           },
           "device"_a = "", "threads"_a = 1);
