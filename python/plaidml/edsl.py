@@ -500,6 +500,9 @@ class Tensor(object):
         return _binary('bit_xor', o, self)
 
     __hash__ = object.__hash__
+    # NumPy scalars and arrays on the left (np.float32(2) * T) defer to the
+    # reflected operators instead of making object arrays.
+    __array_ufunc__ = None
 
     def __bool__(self):
         raise TypeError('a Tensor has no truth value while the program is being built '

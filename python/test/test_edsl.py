@@ -141,7 +141,7 @@ def test_operators():
         A == B, A != B, A < B, A > B, A <= B, A >= B, A < 0, A > 0.5,
         I & J, I | J, I ^ J, I & 6, 5 | J, ~I, I << 1, 1 << (J & 3), I >> 1, 64 >> (J & 3),
         logical_and(A > 0, B > 0), logical_or(L, A > 0), logical_xor(L, B > 0), logical_not(L),
-        bit_not(J), abs(A),
+        bit_not(J), abs(A), np.float32(2) * A, A + np.array([1, 2, 3], np.float32), np.int32(3) - J,
     ]
     a = RNG.standard_normal((2, 3)).astype(np.float32)
     b = np.array([0.5, -1.25, 2.0], np.float32)
@@ -153,7 +153,7 @@ def test_operators():
         -a, a, a**2, 2**b, np.fmod(a, 2.0), np.fmod(i, 3), np.fmod(7, j + 10), np.floor(a / 2),
         np.trunc(i / 2).astype(np.int32), a == b, a != b, a < b, a > b, a <= b, a >= b, a < 0,
         a > 0.5, i & j, i | j, i ^ j, i & 6, 5 | j, ~i, i << 1, 1 << (j & 3), i >> 1, 64 >> (j & 3),
-        (a > 0) & (b > 0), l | (a > 0), l ^ (b > 0), ~l, ~j, np.abs(a)
+        (a > 0) & (b > 0), l | (a > 0), l ^ (b > 0), ~l, ~j, np.abs(a), 2 * a, a + [1, 2, 3], 3 - j
     ]
     results = run([A, B, I, J, L], outs, [a, b, i, j, l])
     check(results, expected)
