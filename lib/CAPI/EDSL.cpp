@@ -988,3 +988,11 @@ void plaidml_edsl_reset(void) {
 }
 
 } // extern "C"
+
+plaidml_program *plaidml::capi::makeProgram(edsl::Program program) {
+  auto p = std::make_unique<plaidml_program>();
+  p->program = std::make_unique<edsl::Program>(std::move(program));
+  fillSpecs(p->program->getInputs(), p->inputs);
+  fillSpecs(p->program->getOutputs(), p->outputs);
+  return p.release();
+}

@@ -25,4 +25,10 @@ struct plaidml_tensor {
   plaidml::edsl::Tensor tensor;
 };
 
+namespace plaidml::capi {
+/// A plaidml_program handle for a built Program (EDSL.cpp; Networks.cpp
+/// uses it for the networks it builds).
+plaidml_program *makeProgram(edsl::Program program);
+} // namespace plaidml::capi
+
 #endif // PLAIDML_LIB_CAPI_EDSLHANDLES_H

@@ -10,6 +10,7 @@
  */
 /*===----------------------------------------------------------------------===*/
 
+#include "plaidml-c/networks.h"
 #include "plaidml-c/op.h"
 #include "plaidml-c/plaidml.h"
 
@@ -279,6 +280,51 @@ int main(int argc, char **argv) {
   plaidml_attrs_destroy(attrs);
   for (int i = 0; i < 3; ++i)
     plaidml_dim_destroy(d[i]);
+
+  /* The built-in networks: a small MobileNet builds with its weights as
+   * buffers (inputs 1.. of the program); an unknown name is NOT_FOUND and
+   * too little room for the weights is INVALID_ARGUMENT. */
+  printf("networks:");
+  for (size_t i = 0; i < plaidml_network_count(); ++i)
+    printf(" %s", plaidml_network_name(i));
+  printf("\n");
+  plaidml_program *net = NULL;
+  plaidml_buffer *netWeights[256];
+  size_t numWeights = 0;
+  CHECK(plaidml_network_build("mobilenet", 1, 32, 10, 0.25, 1, &net, 256,
+                              netWeights, &numWeights));
+  const char *inName;
+  plaidml_dtype inType;
+  size_t inRank;
+  const int64_t *inShape;
+  CHECK(plaidml_program_input(net, 0, &inName, &inType, &inRank, &inShape));
+  int weightsMatch = plaidml_program_num_inputs(net) == numWeights + 1;
+  for (size_t i = 0; weightsMatch && i < numWeights; ++i) {
+    const char *wName;
+    plaidml_dtype wType;
+    size_t wRank;
+    const int64_t *wShape;
+    CHECK(plaidml_program_input(net, i + 1, &wName, &wType, &wRank, &wShape));
+    weightsMatch = wRank == plaidml_buffer_rank(netWeights[i]) &&
+                   wType == plaidml_buffer_dtype(netWeights[i]);
+    for (size_t d = 0; weightsMatch && d < wRank; ++d)
+      weightsMatch = wShape[d] == plaidml_buffer_dim(netWeights[i], d);
+  }
+  printf("network mobilenet: image %s %lldx%lldx%lldx%lld, %s weights\n",
+         plaidml_dtype_name(inType), (long long)inShape[0],
+         (long long)inShape[1], (long long)inShape[2], (long long)inShape[3],
+         weightsMatch ? "matching" : "MISMATCHED");
+  for (size_t i = 0; i < numWeights; ++i)
+    plaidml_buffer_destroy(netWeights[i]);
+  plaidml_program_destroy(net);
+  status = plaidml_network_build("nonet", 1, 32, 10, 1.0, 1, &net, 0, NULL,
+                                 &numWeights);
+  printf("network_build: %s: %s\n", plaidml_status_string(status),
+         plaidml_last_error());
+  status = plaidml_network_build("mobilenet", 1, 32, 10, 0.25, 1, &net, 1,
+                                 netWeights, &numWeights);
+  printf("network_build: %s: %s\n", plaidml_status_string(status),
+         plaidml_last_error());
 
   plaidml_buffer_destroy(input);
   for (int i = 0; i < 4; ++i)
