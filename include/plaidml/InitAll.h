@@ -2,8 +2,8 @@
 //
 // The one registration point: the Tile and plaidml dialects, every PlaidML pass
 // and pipeline, PlaidML's translations, and the upstream dialects, extensions
-// and passes the pipelines use. Tools call these functions; an embedding compiler may call them or
-// pick the pieces it needs.
+// and passes the pipelines use. Tools call these functions; an embedding
+// compiler may call them or pick the pieces it needs.
 //
 //===----------------------------------------------------------------------===//
 

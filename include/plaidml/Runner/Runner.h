@@ -113,10 +113,11 @@ openSourceText(const std::string &text, const std::string &name,
 /// compiled through the cache). The runner's inputs are the model's graph
 /// inputs and its outputs the graph outputs, by their ONNX names; the
 /// weights the importer keeps out of the program are passed by the runner.
-rt::StatusOr<std::unique_ptr<Runner>>
-openOnnx(const std::string &path, const std::string &device,
-         const InputBindings &bindings, const CompileSettings &settings,
-         double &compileMs);
+rt::StatusOr<std::unique_ptr<Runner>> openOnnx(const std::string &path,
+                                               const std::string &device,
+                                               const InputBindings &bindings,
+                                               const CompileSettings &settings,
+                                               double &compileMs);
 
 /// A seeded input of `spec` (--random-inputs), the same on every machine and
 /// device: floats in [-1, 1), integers in [-8, 8) (unsigned: [0, 16)),
