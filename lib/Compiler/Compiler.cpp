@@ -282,10 +282,9 @@ static void buildPipeline(OpPassManager &pm, ModuleOp module,
     buildCpuLoweringPipeline(pm, pipelineOptions);
 }
 
-FailureOr<std::string>
-mlir::plaidml::getCompilePipeline(ModuleOp module,
-                                  const CompileOptions &options) {
-  Location loc = module.getLoc();
+/// The validated options' CPU target, resolved; emits at `loc` otherwise.
+static FailureOr<CpuTarget> resolveTarget(Location loc,
+                                          const CompileOptions &options) {
   std::string error = validateCompileOptions(options);
   if (!error.empty())
     return emitError(loc) << error;
@@ -293,6 +292,15 @@ mlir::plaidml::getCompilePipeline(ModuleOp module,
       resolveCpuTarget(options.triple, options.getCpu(), options.features);
   if (!target)
     return emitError(loc) << llvm::toString(target.takeError());
+  return *target;
+}
+
+FailureOr<std::string>
+mlir::plaidml::getCompilePipeline(ModuleOp module,
+                                  const CompileOptions &options) {
+  FailureOr<CpuTarget> target = resolveTarget(module.getLoc(), options);
+  if (failed(target))
+    return failure();
   PassManager pm(module->getName());
   buildPipeline(pm, module, options, *target);
   std::string text;
@@ -406,15 +414,9 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
                                                const CompileOptions &options,
                                                StringRef outputPath) {
   Location loc = module.getLoc();
-  std::string error = validateCompileOptions(options);
-  if (!error.empty())
-    return emitError(loc) << error;
-  if (failed(checkEntryFunctions(module)))
+  FailureOr<CpuTarget> target = resolveTarget(loc, options);
+  if (failed(target) || failed(checkEntryFunctions(module)))
     return failure();
-  llvm::Expected<CpuTarget> target =
-      resolveCpuTarget(options.triple, options.getCpu(), options.features);
-  if (!target)
-    return emitError(loc) << llvm::toString(target.takeError());
 
   {
     PassManager pm(module->getName());

@@ -70,18 +70,6 @@ rt::HostArray plaidml::edsl::randomArray(const TensorSpec &spec,
   return std::move(*array);
 }
 
-rt::HostArray plaidml::edsl::makeArray(DType dtype,
-                                       const std::vector<int64_t> &shape,
-                                       const std::vector<double> &values) {
-  rt::HostArray a;
-  a.dtype = dtype;
-  a.shape = shape;
-  a.bytes.assign(a.getNumElements() * rt::getDTypeSize(dtype), 0);
-  for (int64_t i = 0, e = a.getNumElements(); i < e; ++i)
-    rt::setElementFromDouble(a, i, i < (int64_t)values.size() ? values[i] : 0);
-  return a;
-}
-
 std::vector<double> plaidml::edsl::toDoubles(const rt::HostArray &array) {
   std::vector<double> r;
   for (int64_t i = 0, e = array.getNumElements(); i < e; ++i)

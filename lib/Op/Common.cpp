@@ -89,13 +89,8 @@ int64_t detail::channelAxis(DataLayout layout, int64_t rank) {
 
 Tensor detail::floatConstant(DType dtype, const std::vector<int64_t> &shape,
                              const std::vector<double> &values) {
-  rt::HostArray a;
-  a.dtype = isFloat(dtype) ? dtype : DType::f32;
-  a.shape = shape;
-  a.bytes.assign(a.getNumElements() * rt::getDTypeSize(a.dtype), 0);
-  for (size_t i = 0; i < values.size(); ++i)
-    rt::setElementFromDouble(a, static_cast<int64_t>(i), values[i]);
-  return edsl::Constant(a);
+  return edsl::Constant(
+      rt::makeArray(isFloat(dtype) ? dtype : DType::f32, shape, values));
 }
 
 Tensor detail::intConstant(const std::vector<int64_t> &shape,

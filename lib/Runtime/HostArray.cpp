@@ -11,6 +11,7 @@
 
 #include "FileUtil.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -508,6 +509,31 @@ bool plaidml::rt::isUnsignedDType(DType dtype) {
 bool plaidml::rt::isFloatDType(DType dtype) {
   return dtype == DType::f16 || dtype == DType::bf16 || dtype == DType::f32 ||
          dtype == DType::f64;
+}
+
+plaidml::rt::HostArray
+plaidml::rt::makeArray(DType dtype, std::vector<int64_t> shape,
+                       const std::vector<double> &values) {
+  HostArray array;
+  array.dtype = dtype;
+  array.shape = std::move(shape);
+  array.bytes.assign(array.getNumElements() * getDTypeSize(dtype), 0);
+  int64_t n = std::min<int64_t>(array.getNumElements(),
+                                static_cast<int64_t>(values.size()));
+  for (int64_t i = 0; i < n; ++i)
+    setElementFromDouble(array, i, values[i]);
+  return array;
+}
+
+void plaidml::rt::setElementFromInt(HostArray &array, int64_t i,
+                                    int64_t value) {
+  if (isFloatDType(array.dtype))
+    return setElementFromDouble(array, i, static_cast<double>(value));
+  size_t size = getDTypeSize(array.dtype);
+  uint64_t bits =
+      array.dtype == DType::i1 ? value != 0 : static_cast<uint64_t>(value);
+  for (size_t b = 0; b < size; ++b)
+    array.bytes[i * size + b] = static_cast<uint8_t>(bits >> (8 * b));
 }
 
 int64_t plaidml::rt::getElementAsInt(const HostArray &array, int64_t i) {

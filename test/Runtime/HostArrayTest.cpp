@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace plaidml::rt;
 using namespace plaidml::rt::test;
@@ -279,18 +280,40 @@ TEST(Npy, MalformedHeaderValues) {
   }
 }
 
-namespace {
-HostArray makeArray(DType dtype, std::vector<int64_t> shape,
-                    const std::vector<double> &values) {
-  HostArray array;
-  array.dtype = dtype;
-  array.shape = std::move(shape);
-  array.bytes.resize(array.getNumElements() * getDTypeSize(dtype));
-  for (size_t i = 0; i < values.size(); ++i)
-    setElementFromDouble(array, static_cast<int64_t>(i), values[i]);
-  return array;
+// makeArray: the values first, zeros after them; setElementFromInt stores
+// integers exactly (no double in between) and wraps them to the width.
+TEST(HostArray, MakeArrayAndExactIntegers) {
+  HostArray a = makeArray(DType::f32, {2, 2}, {1.5, -2});
+  EXPECT_EQ(a.bytes.size(), 16u);
+  EXPECT_EQ(getElementAsDouble(a, 0), 1.5);
+  EXPECT_EQ(getElementAsDouble(a, 1), -2);
+  EXPECT_EQ(getElementAsDouble(a, 3), 0);
+
+  HostArray ints = makeArray(DType::si64, {4});
+  const int64_t big = (int64_t{1} << 62) + 1; // not a double
+  setElementFromInt(ints, 0, big);
+  setElementFromInt(ints, 1, std::numeric_limits<int64_t>::min());
+  setElementFromInt(ints, 2, -1);
+  EXPECT_EQ(getElementAsInt(ints, 0), big);
+  EXPECT_EQ(getElementAsInt(ints, 1), std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(getElementAsInt(ints, 2), -1);
+  EXPECT_EQ(getElementAsInt(ints, 3), 0);
+
+  HostArray small = makeArray(DType::si8, {2});
+  setElementFromInt(small, 0, 300); // wraps: 300 - 256
+  setElementFromInt(small, 1, -129);
+  EXPECT_EQ(getElementAsInt(small, 0), 44);
+  EXPECT_EQ(getElementAsInt(small, 1), 127);
+
+  HostArray flags = makeArray(DType::i1, {2});
+  setElementFromInt(flags, 0, 7);
+  EXPECT_EQ(getElementAsInt(flags, 0), 1);
+  EXPECT_EQ(getElementAsInt(flags, 1), 0);
+
+  HostArray halves = makeArray(DType::f16, {1});
+  setElementFromInt(halves, 0, 2049); // rounds to nearest even
+  EXPECT_EQ(getElementAsDouble(halves, 0), 2048);
 }
-} // namespace
 
 TEST(FormatArray, NestedRowsByType) {
   EXPECT_EQ(formatArray(makeArray(DType::f32, {2, 3}, {1, 2.5, -3, 4, 5, 6})),

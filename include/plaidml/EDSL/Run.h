@@ -55,9 +55,9 @@ private:
 /// array cannot be allocated.
 rt::HostArray randomArray(const TensorSpec &spec, std::mt19937_64 &rng);
 
-/// An f32/f64 array of `shape` from `values` (row-major).
-rt::HostArray makeArray(DType dtype, const std::vector<int64_t> &shape,
-                        const std::vector<double> &values);
+/// An array of `dtype` and `shape` from `values` (row-major, missing values
+/// are 0): the runtime's, so unqualified calls are not ambiguous.
+using rt::makeArray;
 /// Every element of an array of any element type, as a double.
 std::vector<double> toDoubles(const rt::HostArray &array);
 

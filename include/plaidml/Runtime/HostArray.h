@@ -119,6 +119,16 @@ bool isFloatDType(DType dtype);
 /// width, i1 stores `value != 0`.
 void setElementFromDouble(HostArray &array, int64_t i, double value);
 
+/// An array of `dtype` and `shape` whose first elements are `values`
+/// (row-major, stored by setElementFromDouble), the rest 0.
+HostArray makeArray(DType dtype, std::vector<int64_t> shape,
+                    const std::vector<double> &values = {});
+
+/// Stores the integer `value` as element `i` of `array` exactly (64-bit
+/// values do not go through a double): integers wrap to their width, floats
+/// round to nearest, i1 stores `value != 0`. The inverse of getElementAsInt.
+void setElementFromInt(HostArray &array, int64_t i, int64_t value);
+
 } // namespace plaidml::rt
 
 #endif // PLAIDML_RUNTIME_HOSTARRAY_H

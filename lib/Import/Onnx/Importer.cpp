@@ -116,39 +116,12 @@ int32_t detail::toOnnxType(DType d) {
   return 0;
 }
 
-rt::HostArray detail::makeHost(DType dtype, const std::vector<int64_t> &shape,
-                               const std::vector<double> &values) {
-  rt::HostArray a;
-  a.dtype = dtype;
-  a.shape = shape;
-  a.bytes.assign(a.getNumElements() * rt::getDTypeSize(dtype), 0);
-  for (int64_t i = 0, e = a.getNumElements(); i < e; ++i)
-    rt::setElementFromDouble(a, i, values[i]);
-  return a;
-}
-
-/// Stores the integer `v` as element `i` exactly (64-bit values do not go
-/// through a double).
-static void setInt(rt::HostArray &a, int64_t i, int64_t v) {
-  size_t size = rt::getDTypeSize(a.dtype);
-  if (rt::isFloatDType(a.dtype)) {
-    rt::setElementFromDouble(a, i, static_cast<double>(v));
-    return;
-  }
-  if (a.dtype == DType::i1)
-    v = v != 0;
-  std::memcpy(a.bytes.data() + i * size, &v, size); // little-endian
-}
-
 rt::HostArray detail::makeHostInts(DType dtype,
                                    const std::vector<int64_t> &shape,
                                    const std::vector<int64_t> &values) {
-  rt::HostArray a;
-  a.dtype = dtype;
-  a.shape = shape;
-  a.bytes.assign(a.getNumElements() * rt::getDTypeSize(dtype), 0);
+  rt::HostArray a = rt::makeArray(dtype, shape);
   for (int64_t i = 0, e = a.getNumElements(); i < e; ++i)
-    setInt(a, i, values[i]);
+    rt::setElementFromInt(a, i, values[i]);
   return a;
 }
 
@@ -241,12 +214,12 @@ rt::HostArray detail::tensorFromProto(const ::onnx::TensorProto &p,
     break;
   case DType::si64:
     fill(p.int64_data_size(),
-         [&](int64_t i) { setInt(a, i, p.int64_data(i)); });
+         [&](int64_t i) { rt::setElementFromInt(a, i, p.int64_data(i)); });
     break;
   case DType::ui32:
   case DType::ui64:
     fill(p.uint64_data_size(), [&](int64_t i) {
-      setInt(a, i, static_cast<int64_t>(p.uint64_data(i)));
+      rt::setElementFromInt(a, i, static_cast<int64_t>(p.uint64_data(i)));
     });
     break;
   case DType::f16:
@@ -259,7 +232,7 @@ rt::HostArray detail::tensorFromProto(const ::onnx::TensorProto &p,
     break;
   default:
     fill(p.int32_data_size(),
-         [&](int64_t i) { setInt(a, i, p.int32_data(i)); });
+         [&](int64_t i) { rt::setElementFromInt(a, i, p.int32_data(i)); });
     break;
   }
   return a;

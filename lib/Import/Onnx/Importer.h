@@ -153,9 +153,8 @@ int32_t toOnnxType(DType dtype);
 /// A TensorProto's data as a host array (`baseDir` for external data).
 rt::HostArray tensorFromProto(const ::onnx::TensorProto &proto,
                               const std::string &baseDir);
-/// A host array of `dtype` and `shape` from doubles / integers.
-rt::HostArray makeHost(DType dtype, const std::vector<int64_t> &shape,
-                       const std::vector<double> &values);
+/// A host array of `dtype` and `shape` from integers, exactly
+/// (rt::makeArray makes one from doubles).
 rt::HostArray makeHostInts(DType dtype, const std::vector<int64_t> &shape,
                            const std::vector<int64_t> &values);
 /// Every element of an integer host array.

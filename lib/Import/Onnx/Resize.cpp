@@ -214,7 +214,7 @@ static void resize(NodeContext &ctx) {
         sum = rows;
         break;
       }
-      rt::HostArray w = makeHost(y.getDType(), wShape, t.weight[k]);
+      rt::HostArray w = rt::makeArray(y.getDType(), wShape, t.weight[k]);
       Tensor term = rows * edsl::Constant(w);
       sum = k == 0 ? term : sum + term;
     }

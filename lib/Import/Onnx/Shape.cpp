@@ -308,10 +308,10 @@ static void constantNode(NodeContext &ctx) {
     }
   } else if (ctx.hasAttr("value_float")) {
     ctx.setHostOutput(
-        0, makeHost(DType::f32, {}, {ctx.attrFloat("value_float", 0)}));
+        0, rt::makeArray(DType::f32, {}, {ctx.attrFloat("value_float", 0)}));
   } else if (ctx.hasAttr("value_floats")) {
     std::vector<double> v = ctx.attrFloats("value_floats");
-    ctx.setHostOutput(0, makeHost(DType::f32, {(int64_t)v.size()}, v));
+    ctx.setHostOutput(0, rt::makeArray(DType::f32, {(int64_t)v.size()}, v));
   } else if (ctx.hasAttr("value_int")) {
     ctx.setHostOutput(
         0, makeHostInts(DType::si64, {}, {ctx.attrInt("value_int", 0)}));
@@ -326,7 +326,7 @@ static void constantNode(NodeContext &ctx) {
 static void constantOfShape(NodeContext &ctx) {
   ctx.checkAttrs({"value"});
   std::vector<int64_t> shape = ctx.ints(0, "shape");
-  rt::HostArray value = makeHost(DType::f32, {}, {0.0});
+  rt::HostArray value = rt::makeArray(DType::f32, {}, {0.0});
   if (const ::onnx::TensorProto *t = ctx.attrTensor("value")) {
     try {
       value = tensorFromProto(*t, "");
@@ -376,7 +376,7 @@ static void range(NodeContext &ctx) {
     std::vector<double> v;
     for (int64_t i = 0; i < n; ++i)
       v.push_back(start + i * delta);
-    ctx.setHostOutput(0, makeHost(type, {n}, v));
+    ctx.setHostOutput(0, rt::makeArray(type, {n}, v));
     return;
   }
   int64_t start = rt::getElementAsInt(s, 0), limit = rt::getElementAsInt(l, 0),
