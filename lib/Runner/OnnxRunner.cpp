@@ -17,16 +17,15 @@ using namespace ::plaidml;
 using namespace ::plaidml::run;
 
 namespace {
-class OnnxRunner : public SpecifiedRunner {
+class OnnxRunner : public RenamedRunner {
 public:
   OnnxRunner(std::unique_ptr<onnx::ImportedModel> model,
              std::unique_ptr<Runner> inner,
              std::map<std::string, rt::HostArray> known,
              std::vector<rt::TensorSpec> inputs,
              std::vector<rt::TensorSpec> outputs)
-      : SpecifiedRunner(std::move(inputs), std::move(outputs)),
-        model(std::move(model)), inner(std::move(inner)),
-        known(std::move(known)) {}
+      : RenamedRunner(std::move(inner), std::move(inputs), std::move(outputs)),
+        model(std::move(model)), known(std::move(known)) {}
 
   std::string getEntryName() const override { return model->program.getName(); }
 
@@ -50,17 +49,9 @@ public:
       args.push_back(p);
     return inner->prepare(args);
   }
-  rt::Status execute() override { return inner->execute(); }
-  rt::StatusOr<std::vector<rt::HostArray>> getResults() const override {
-    return inner->getResults();
-  }
-  std::vector<std::string> describeKernelModules() const override {
-    return inner->describeKernelModules();
-  }
 
 private:
   std::unique_ptr<onnx::ImportedModel> model;
-  std::unique_ptr<Runner> inner;
   std::map<std::string, rt::HostArray> known;
 };
 } // namespace

@@ -262,32 +262,6 @@ private:
   std::vector<reference::Buffer> buffers, results;
 };
 
-/// An artifact compiled from a .tile program, with the Tile names in place
-/// of the manifest's arg0, result0, ...
-class RenamedRunner : public SpecifiedRunner {
-public:
-  RenamedRunner(std::unique_ptr<Runner> inner,
-                std::vector<rt::TensorSpec> inputs,
-                std::vector<rt::TensorSpec> outputs)
-      : SpecifiedRunner(std::move(inputs), std::move(outputs)),
-        inner(std::move(inner)) {}
-
-  std::string getEntryName() const override { return inner->getEntryName(); }
-  rt::Status prepare(const std::vector<rt::HostArray> &inputs) override {
-    return inner->prepare(inputs);
-  }
-  rt::Status execute() override { return inner->execute(); }
-  rt::StatusOr<std::vector<rt::HostArray>> getResults() const override {
-    return inner->getResults();
-  }
-  std::vector<std::string> describeKernelModules() const override {
-    return inner->describeKernelModules();
-  }
-
-private:
-  std::unique_ptr<Runner> inner;
-};
-
 /// openSource and openSourceText once the program is in memory.
 rt::StatusOr<std::unique_ptr<Runner>>
 openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,

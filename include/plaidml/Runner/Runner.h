@@ -66,6 +66,34 @@ private:
   std::vector<rt::TensorSpec> inputSpecs, outputSpecs;
 };
 
+/// Another runner under other input and output specs (the names of a .tile
+/// program or an ONNX model in place of an artifact's arg0, result0, ...):
+/// everything else is the inner runner's. Subclasses override what they
+/// translate.
+class RenamedRunner : public SpecifiedRunner {
+public:
+  RenamedRunner(std::unique_ptr<Runner> inner,
+                std::vector<rt::TensorSpec> inputs,
+                std::vector<rt::TensorSpec> outputs)
+      : SpecifiedRunner(std::move(inputs), std::move(outputs)),
+        inner(std::move(inner)) {}
+
+  std::string getEntryName() const override { return inner->getEntryName(); }
+  rt::Status prepare(const std::vector<rt::HostArray> &inputs) override {
+    return inner->prepare(inputs);
+  }
+  rt::Status execute() override { return inner->execute(); }
+  rt::StatusOr<std::vector<rt::HostArray>> getResults() const override {
+    return inner->getResults();
+  }
+  std::vector<std::string> describeKernelModules() const override {
+    return inner->describeKernelModules();
+  }
+
+protected:
+  std::unique_ptr<Runner> inner;
+};
+
 /// Opens entry `entry` ("" = the only one) of the artifact at `path` for
 /// device `device`.
 rt::StatusOr<std::unique_ptr<Runner>> openArtifact(const std::string &path,
