@@ -71,27 +71,10 @@ def _dim(x):
     raise TypeError('expected a TensorDim or an integer, not {!r}'.format(x))
 
 
-class TensorDim(object):
-    """A dimension size: unbound until Tensor.bind_dims binds it to a
-    tensor's size, a constant, or arithmetic on those."""
-
-    def __init__(self, name=None, _handle=None, _text=None):
-        if _handle is None:
-            _handle = _core.Dim.create(name)
-        self._d = _handle
-        self._text = _text or name or '?'
-
-    def _op(self, op, other=None, reverse=False):
-        if isinstance(other, TensorIndex):
-            # `N - 1 - i` is an index expression: TensorIndex's operator.
-            return NotImplemented
-        a, b = (self, other) if not reverse else (other, self)
-        a = _dim(a)
-        b = None if b is None else _dim(b)
-        text = '-{}'.format(a) if b is None else '({} {} {})'.format(
-            a, {'add': '+', 'sub': '-', 'mul': '*', 'div': '//'}.get(op, op), b)
-        return TensorDim(_handle=_core.Dim.op(_DIM_OPS[op], a._d, None if b is None else b._d),
-                         _text=text)
+class _Arithmetic(object):
+    """The operators TensorDim and TensorIndex share: each is `self._op(name,
+    other, reverse)`. Division is `/` and `//` alike (v1 wrote both): exact
+    for indexes, floor for sizes."""
 
     def __neg__(self):
         return self._op('neg')
@@ -114,14 +97,37 @@ class TensorDim(object):
     def __rmul__(self, o):
         return self._op('mul', o, True)
 
-    def __floordiv__(self, o):
+    def __truediv__(self, o):
         return self._op('div', o)
 
-    def __rfloordiv__(self, o):
+    def __rtruediv__(self, o):
         return self._op('div', o, True)
 
-    __truediv__ = __floordiv__
-    __rtruediv__ = __rfloordiv__
+    __floordiv__ = __truediv__
+    __rfloordiv__ = __rtruediv__
+
+
+class TensorDim(_Arithmetic):
+    """A dimension size: unbound until Tensor.bind_dims binds it to a
+    tensor's size, a constant, or arithmetic on those."""
+
+    def __init__(self, name=None, _handle=None, _text=None):
+        if _handle is None:
+            _handle = _core.Dim.create(name)
+        self._d = _handle
+        self._text = _text or name or '?'
+
+    def _op(self, op, other=None, reverse=False):
+        if isinstance(other, TensorIndex):
+            # `N - 1 - i` is an index expression: TensorIndex's operator.
+            return NotImplemented
+        a, b = (self, other) if not reverse else (other, self)
+        a = _dim(a)
+        b = None if b is None else _dim(b)
+        text = '-{}'.format(a) if b is None else '({} {} {})'.format(
+            a, {'add': '+', 'sub': '-', 'mul': '*', 'div': '//'}.get(op, op), b)
+        return TensorDim(_handle=_core.Dim.op(_DIM_OPS[op], a._d, None if b is None else b._d),
+                         _text=text)
 
     @property
     def value(self):
@@ -177,7 +183,7 @@ def _index(x):
                     'expression, not {!r}'.format(x))
 
 
-class TensorIndex(object):
+class TensorIndex(_Arithmetic):
     """An index variable of a contraction, or an affine expression of them
     (`2 * i + j`, `(x - 1) / 2`: division is exact and rational; a position
     that is not an integer is skipped unless the contraction says
@@ -197,37 +203,6 @@ class TensorIndex(object):
             a, {'add': '+', 'sub': '-', 'mul': '*', 'div': '/'}[op], b)
         return TensorIndex(_handle=_core.Index.op(_INDEX_OPS[op], a._i,
                                                   None if b is None else b._i), _text=text)
-
-    def __neg__(self):
-        return self._op('neg')
-
-    def __add__(self, o):
-        return self._op('add', o)
-
-    def __radd__(self, o):
-        return self._op('add', o, True)
-
-    def __sub__(self, o):
-        return self._op('sub', o)
-
-    def __rsub__(self, o):
-        return self._op('sub', o, True)
-
-    def __mul__(self, o):
-        return self._op('mul', o)
-
-    def __rmul__(self, o):
-        return self._op('mul', o, True)
-
-    def __truediv__(self, o):
-        return self._op('div', o)
-
-    def __rtruediv__(self, o):
-        return self._op('div', o, True)
-
-    # v1 wrote index division as //; it is the same exact division.
-    __floordiv__ = __truediv__
-    __rfloordiv__ = __rtruediv__
 
     def __lt__(self, bound):
         """`0 <= self < bound`: a constraint for Contraction.add_constraint."""
