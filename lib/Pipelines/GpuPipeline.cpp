@@ -50,6 +50,13 @@ void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm) {
   pm.addPass(createGpuKernelOutliningPass());
 }
 
+std::string mlir::plaidml::validateMaxWorkgroupSize(int64_t size) {
+  if (size < 1 || size > 1024)
+    return "max-workgroup-size must be in [1, 1024], not " +
+           std::to_string(size);
+  return "";
+}
+
 void mlir::plaidml::buildGpuHostToLLVMPipeline(OpPassManager &pm) {
   // Buffers of the host code are device buffers (handles the runtime
   // resolves); everything then goes on one stream, synchronized once.

@@ -30,10 +30,7 @@ using namespace mlir::plaidml;
 
 std::string mlir::plaidml::validateOpenCLPipelineOptions(
     const OpenCLPipelineOptions &options) {
-  if (options.maxWorkgroupSize < 1 || options.maxWorkgroupSize > 1024)
-    return "max-workgroup-size must be in [1, 1024], not " +
-           std::to_string(options.maxWorkgroupSize);
-  return "";
+  return validateMaxWorkgroupSize(options.maxWorkgroupSize);
 }
 
 /// What the SPIR-V conversion needs of the whole module: the OpenCL target

@@ -34,9 +34,9 @@ using namespace mlir::plaidml;
 
 std::string mlir::plaidml::validateVulkanPipelineOptions(
     const VulkanPipelineOptions &options) {
-  if (options.maxWorkgroupSize < 1 || options.maxWorkgroupSize > 1024)
-    return "max-workgroup-size must be in [1, 1024], not " +
-           std::to_string(options.maxWorkgroupSize);
+  std::string error = validateMaxWorkgroupSize(options.maxWorkgroupSize);
+  if (!error.empty())
+    return error;
   StringRef version = options.spirvVersion;
   if (!version.consume_front("v1.") || version.size() != 1 ||
       version[0] < '0' || version[0] > '6')

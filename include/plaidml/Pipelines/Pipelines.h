@@ -103,14 +103,45 @@ void buildGpuMappingPipeline(OpPassManager &pm);
 /// plaidml.requirements). Add it to a pass manager on `builtin.module`.
 void buildGpuHostToLLVMPipeline(OpPassManager &pm);
 
+/// The options every GPU pipeline has (Vulkan's and OpenCL's add what their
+/// kernels may use): the workgroup budget, how diagnostics name the device,
+/// and the CPU target of the host code. They become the module's
+/// plaidml.target (plaidml-attach-target).
+template <typename Derived>
+struct GpuPipelineOptions : public PassPipelineOptions<Derived> {
+  mlir::detail::PassOptions::Option<int64_t> maxWorkgroupSize{
+      *this, "max-workgroup-size",
+      llvm::cl::desc("Most invocations (work items) per workgroup chosen by "
+                     "plaidml-gpu-configure, 1-1024"),
+      llvm::cl::init(256)};
+  mlir::detail::PassOptions::Option<std::string> label{
+      *this, "label",
+      llvm::cl::desc("The device in errors about types it cannot run "
+                     "(e.g. 'vulkan:0 (llvmpipe)')"),
+      llvm::cl::init("")};
+  mlir::detail::PassOptions::Option<std::string> triple{
+      *this, "triple",
+      llvm::cl::desc("Target triple of the host code (empty: the host's)"),
+      llvm::cl::init("")};
+  mlir::detail::PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("LLVM CPU name of the host code (empty: the portable "
+                     "baseline, x86-64 on x86-64, so the artifact runs on "
+                     "other machines; 'native': this one)"),
+      llvm::cl::init("")};
+  mlir::detail::PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Subtarget features of the host code '+a,-b' (empty: "
+                     "the CPU's own)"),
+      llvm::cl::init("")};
+};
+
+/// "max-workgroup-size must be in [1, 1024], not N", or "" when it is.
+std::string validateMaxWorkgroupSize(int64_t size);
+
 /// Options of the Vulkan pipelines (docs/VulkanPipeline.md).
 struct VulkanPipelineOptions
-    : public PassPipelineOptions<VulkanPipelineOptions> {
-  PassOptions::Option<int64_t> maxWorkgroupSize{
-      *this, "max-workgroup-size",
-      llvm::cl::desc("Most invocations per workgroup chosen by "
-                     "plaidml-gpu-configure"),
-      llvm::cl::init(256)};
+    : public GpuPipelineOptions<VulkanPipelineOptions> {
   PassOptions::Option<std::string> spirvVersion{
       *this, "spirv-version",
       llvm::cl::desc("SPIR-V version of the kernels, v1.0-v1.6 (Vulkan 1.1 "
@@ -125,26 +156,6 @@ struct VulkanPipelineOptions
       llvm::cl::desc("SPIR-V extensions the device has "
                      "(SPV_KHR_storage_buffer_storage_class is always "
                      "added)")};
-  PassOptions::Option<std::string> label{
-      *this, "label",
-      llvm::cl::desc("The device in errors about types it cannot run "
-                     "(e.g. 'vulkan:0 (llvmpipe)')"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> triple{
-      *this, "triple",
-      llvm::cl::desc("Target triple of the host code (empty: the host's)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> cpu{
-      *this, "cpu",
-      llvm::cl::desc("LLVM CPU name of the host code (empty: the portable "
-                     "baseline, x86-64 on x86-64, so the artifact runs on "
-                     "other machines; 'native': this one)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("Subtarget features of the host code '+a,-b' (empty: "
-                     "the CPU's own)"),
-      llvm::cl::init("")};
   PassOptions::Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Serialize the kernels (gpu-module-to-binary) and lower "
@@ -186,12 +197,7 @@ enum class OpenCLKernelFormat {
 
 /// Options of the OpenCL pipelines (docs/OpenCLPipeline.md).
 struct OpenCLPipelineOptions
-    : public PassPipelineOptions<OpenCLPipelineOptions> {
-  PassOptions::Option<int64_t> maxWorkgroupSize{
-      *this, "max-workgroup-size",
-      llvm::cl::desc("Most work items per workgroup chosen by "
-                     "plaidml-gpu-configure"),
-      llvm::cl::init(256)};
+    : public GpuPipelineOptions<OpenCLPipelineOptions> {
   PassOptions::Option<OpenCLKernelFormat> kernelFormat{
       *this, "kernel-format", llvm::cl::desc("What the kernels become"),
       llvm::cl::init(OpenCLKernelFormat::OpenCLC),
@@ -212,26 +218,6 @@ struct OpenCLPipelineOptions
       llvm::cl::desc("The device has half precision arithmetic "
                      "(cl_khr_fp16)"),
       llvm::cl::init(false)};
-  PassOptions::Option<std::string> label{
-      *this, "label",
-      llvm::cl::desc("The device in errors about types it cannot run "
-                     "(e.g. 'opencl:0 (pthread-...)')"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> triple{
-      *this, "triple",
-      llvm::cl::desc("Target triple of the host code (empty: the host's)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> cpu{
-      *this, "cpu",
-      llvm::cl::desc("LLVM CPU name of the host code (empty: the portable "
-                     "baseline, x86-64 on x86-64, so the artifact runs on "
-                     "other machines; 'native': this one)"),
-      llvm::cl::init("")};
-  PassOptions::Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("Subtarget features of the host code '+a,-b' (empty: "
-                     "the CPU's own)"),
-      llvm::cl::init("")};
   PassOptions::Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Kernels into gpu.binary ops (spirv: "
