@@ -16,6 +16,21 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.plaidml_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 
+# Two suites from one tree (test/CMakeLists.txt): `fast` (IR in, IR or a
+# diagnostic out, small compiles) and `integration` (the directories whose
+# tests execute compiled programs on every device). Unset: every test.
+_integration_dirs = ["Integration", "Networks", "Op"]
+_suite = lit_config.params.get("plaidml_suite", "all")
+if _suite == "fast":
+    config.excludes += _integration_dirs
+elif _suite == "integration":
+    config.excludes += [
+        d for d in os.listdir(config.test_source_root)
+        if os.path.isdir(os.path.join(config.test_source_root, d))
+        and d not in _integration_dirs]
+elif _suite != "all":
+    lit_config.fatal("plaidml_suite must be fast, integration or all, not '%s'" % _suite)
+
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%plaidml_src_root", config.plaidml_src_root))
 config.substitutions.append(("%plaidml_obj_root", config.plaidml_obj_root))
