@@ -55,7 +55,8 @@ def run_plaidbench(tool, path, threads, examples, warmup, results):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        description="Whole networks: plaidbench against onnxruntime.")
     ap.add_argument("--build", default="build", help="the build directory")
     ap.add_argument("--work", help="where models and results go "
                     "(default BUILD/bench/networks)")

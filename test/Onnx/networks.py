@@ -270,6 +270,7 @@ def check(plaidml_run, path, inputs, expected, work, device):
     """Runs `path` with plaidml-run on `device` and compares its outputs
     with `expected` (a dict by name); returns (ok, message)."""
     out = os.path.join(work, device.replace(":", "_"))
+    os.makedirs(work, exist_ok=True)
     args = [plaidml_run, path, "--device", device, "--output-dir", out]
     for name, value in inputs.items():
         f = os.path.join(work, name + ".npy")
