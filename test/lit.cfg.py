@@ -82,6 +82,7 @@ tools = [
     "capi-network",
     "call-entry",
     "opencl-kernel-runner",
+    "plaidbench",
     "plaidml-compile",
     "plaidml-net",
     "plaidml-op-test",

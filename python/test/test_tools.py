@@ -3,10 +3,12 @@
 # The package's commands, run as `python -m plaidml.tools.<x>` (what the
 # console entry points call): plaidml-setup lists, checks and saves a
 # device into a config file of its own (never ~/.config); plaidml-run runs
-# a .tile file on random inputs; plaidbench times a tiny MobileNet.
+# a .tile file on random inputs; plaidbench times a tiny MobileNet (and
+# MobileNetV2 with --results and --check).
 #
 # ===----------------------------------------------------------------------===#
 
+import json
 import os
 import subprocess
 import sys
@@ -76,3 +78,19 @@ def test_bench():
     assert 'probabilities sum to 1.0000' in out.stdout
     out = tool('bench', 'alexnet')
     assert out.returncode == 1 and "no network 'alexnet'" in out.stderr
+
+
+def test_bench_results_and_check(tmp_path):
+    # The C++ plaidbench's flags: --batch-size, --results, --check.
+    out = tool('bench', 'mobilenet_v2', '--device', 'cpu', '--width', '0.25', '--image-size', '32',
+               '--classes', '10', '--examples', '4', '--batch-size', '2', '--warmup', '0',
+               '--results', str(tmp_path), '--check')
+    assert out.returncode == 0, out.stderr
+    assert 'Running 4 examples with mobilenet_v2, batch size 2, on cpu' in out.stdout
+    assert 'check against reference' in out.stdout and ': ok' in out.stdout
+    doc = json.loads((tmp_path / 'mobilenet_v2-cpu-b2-t1.json').read_text())
+    assert doc['network'] == 'mobilenet_v2' and doc['batch_size'] == 2 and doc['runs'] == 2
+    assert doc['check']['device'] == 'reference' and doc['check']['passed']
+    assert doc['latency_ms']['min'] <= doc['latency_ms']['median'] <= doc['latency_ms']['max']
+    out = tool('bench', str(tmp_path / 'model.onnx'))
+    assert out.returncode == 1 and 'C++ plaidbench' in out.stderr

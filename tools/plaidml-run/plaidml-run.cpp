@@ -306,17 +306,9 @@ int main(int argc, char **argv) {
       return fail(device.message());
     opts.device = *device;
   }
-  if (opts.device == "reference") {
-    if (!canOpenSources())
-      return fail("device 'reference' (the reference interpreter) needs the "
-                  "compiler, which this runtime-only build lacks");
-  } else if (rt::StatusOr<rt::DeviceName> d = rt::parseDeviceName(opts.device);
-             !d.ok()) {
-    return fail(d.message());
-  } else if (rt::Status s = rt::checkDeviceAvailable(*d); !s.ok()) {
-    // Before compiling for a device that is not there.
+  // Before compiling for a device that is not there.
+  if (rt::Status s = checkDevice(opts.device); !s.ok())
     return fail(s.message());
-  }
   struct stat st;
   if (stat(opts.file.c_str(), &st) != 0)
     return fail("cannot read '" + opts.file + "': " + std::strerror(errno));

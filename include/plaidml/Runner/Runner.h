@@ -103,6 +103,10 @@ rt::StatusOr<std::unique_ptr<Runner>> openArtifact(const std::string &path,
 /// Whether this build can open source programs (it has the compiler).
 bool canOpenSources();
 
+/// Why programs cannot run on `device` here (a bad name, a device this
+/// machine lacks, `reference` in a runtime-only build), or success.
+rt::Status checkDevice(const std::string &device);
+
 /// The --input NAME=PATH.npy and --bind NAME=2x3xf32 options: a .tile
 /// program takes its input types from them (--bind first, else the file).
 struct InputBindings {
