@@ -48,8 +48,7 @@ std::vector<Tensor> gradients(const Tensor &loss,
     throw Error("gradients of " + edetail::describe(loss) + ": " + messages);
   std::vector<Tensor> result;
   for (size_t i = 0; i < wrt.size(); ++i) {
-    std::string name = wrt[i].getName().empty() ? ""
-                                                : "d_" + wrt[i].getName();
+    std::string name = wrt[i].getName().empty() ? "" : "d_" + wrt[i].getName();
     result.push_back(makeTensor((*grads)[i], name));
   }
   return result;

@@ -843,7 +843,7 @@ def gradients(loss, wrt):
     Reverse-mode automatic differentiation of the Tile ops between them
     (docs/Training.md): a list of tensors, the i-th of wrt[i]'s shape and
     type. A loss of several elements counts as the sum of its elements; a
-    tensor the loss does not depend on gets zeros. Raises plaidml.Error
+    tensor the loss does not depend on gets zeros. Raises plaidml.BuildError
     naming the op when an op on the path has no gradient.
     """
     return [Tensor(_handle=h) for h in _core.gradients(_as_tensor(loss)._t, [_as_tensor(w)._t for w in wrt])]

@@ -66,8 +66,8 @@ public:
   }
 
   template <typename OpT> Value binary(Value lhs, Value rhs) {
-    Type type = inferElementwiseResultType(TypeRange{lhs.getType(), rhs.getType()},
-                                           ElementwiseRule::Arithmetic);
+    Type type = inferElementwiseResultType(
+        TypeRange{lhs.getType(), rhs.getType()}, ElementwiseRule::Arithmetic);
     return OpT::create(b, loc, type, lhs, rhs);
   }
   Value add(Value a, Value c) { return binary<AddOp>(a, c); }
@@ -81,13 +81,13 @@ public:
   Value cmp(CmpPredicate pred, Value lhs, Value rhs) {
     Type type = inferElementwiseResultType(
         TypeRange{lhs.getType(), rhs.getType()}, ElementwiseRule::Predicate);
-    return CmpOp::create(b, loc, type, CmpPredicateAttr::get(b.getContext(), pred),
-                         lhs, rhs);
+    return CmpOp::create(b, loc, type,
+                         CmpPredicateAttr::get(b.getContext(), pred), lhs, rhs);
   }
   /// `cond ? t : f` (t's element type wins; f is usually a scalar zero).
   Value select(Value cond, Value t, Value f) {
-    auto shape = broadcastShapes({typeOf(cond).getShape(), typeOf(t).getShape(),
-                                  typeOf(f).getShape()});
+    auto shape = broadcastShapes(
+        {typeOf(cond).getShape(), typeOf(t).getShape(), typeOf(f).getShape()});
     Type elem = promoteElementTypes(typeOf(t).getElementType(),
                                     typeOf(f).getElementType());
     return SelectOp::create(b, loc, RankedTensorType::get(*shape, elem), cond,
@@ -135,8 +135,7 @@ public:
     SmallVector<Type> elems;
     for (Value v : inputs)
       elems.push_back(typeOf(v).getElementType());
-    Type elem =
-        getContractionElementType(AggregationKind::add, combo, elems);
+    Type elem = getContractionElementType(AggregationKind::add, combo, elems);
     auto resultType = RankedTensorType::get(like.getShape(), elem);
     Value r = ContractionOp::create(
         b, loc, resultType, AggregationKind::add, combo, scalar(elem, 0.0),
@@ -256,9 +255,8 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
       // a mod b = a - trunc(a / b) * b.
       accumulate(operand(0), d);
       if (active(operand(1)))
-        accumulate(operand(1),
-                   g.neg(g.mul(d, g.div(g.sub(operand(0), result),
-                                        operand(1)))));
+        accumulate(operand(1), g.neg(g.mul(d, g.div(g.sub(operand(0), result),
+                                                    operand(1)))));
     } else if (isa<PowOp>(op)) {
       Value a = operand(0), e = operand(1);
       if (active(a)) {
@@ -289,8 +287,7 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
     } else if (isa<LogOp>(op)) {
       accumulate(operand(0), g.div(d, operand(0)));
     } else if (isa<SqrtOp>(op)) {
-      accumulate(operand(0),
-                 g.div(g.mul(d, g.scalarLike(d, 0.5)), result));
+      accumulate(operand(0), g.div(g.mul(d, g.scalarLike(d, 0.5)), result));
     } else if (isa<TanhOp>(op)) {
       accumulate(operand(0),
                  g.mul(d, g.sub(g.scalarLike(d, 1.0), g.mul(result, result))));
@@ -304,8 +301,10 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
     } else if (isa<ErfOp>(op)) {
       Value x = operand(0);
       Value e = g.unary<ExpOp>(g.neg(g.mul(x, x)));
-      accumulate(x, g.mul(d, g.mul(e, g.scalarLike(
-                                          x, 2.0 / std::sqrt(llvm::numbers::pi)))));
+      accumulate(
+          x,
+          g.mul(d,
+                g.mul(e, g.scalarLike(x, 2.0 / std::sqrt(llvm::numbers::pi)))));
     } else if (isa<FloorOp, CeilOp, RoundOp>(op)) {
       // Piecewise constant: no contribution.
     } else if (auto sel = dyn_cast<SelectOp>(op)) {
@@ -315,10 +314,10 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
       accumulate(operand(0), d);
     } else if (isa<ReshapeOp>(op)) {
       accumulate(operand(0),
-                 ReshapeOp::create(builder, g.loc,
-                                   g.typeOf(operand(0)).clone(
-                                       g.typeOf(d).getElementType()),
-                                   d));
+                 ReshapeOp::create(
+                     builder, g.loc,
+                     g.typeOf(operand(0)).clone(g.typeOf(d).getElementType()),
+                     d));
     } else if (auto gather = dyn_cast<GatherOp>(op)) {
       // gather clamps its indices; scatter the adjoint to the same
       // (clamped) positions, summing repeats.
@@ -328,10 +327,10 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
       Value clamped = g.binary<MaxOp>(
           g.binary<MinOp>(idx, g.scalarLike(idx, static_cast<double>(n - 1))),
           g.scalarLike(idx, 0.0));
-      accumulate(t, ScatterOp::create(
-                        builder, g.loc,
-                        g.typeOf(t).clone(g.typeOf(d).getElementType()), d,
-                        clamped, static_cast<uint64_t>(axis)));
+      accumulate(
+          t, ScatterOp::create(builder, g.loc,
+                               g.typeOf(t).clone(g.typeOf(d).getElementType()),
+                               d, clamped, static_cast<uint64_t>(axis)));
     } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
       // scatter drops out-of-range indices: gather the adjoint back and
       // zero the updates that went nowhere.
@@ -390,46 +389,43 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
         case CombinationKind::add:
           for (unsigned i = 0; i < ins.size(); ++i)
             if (active(ins[i]))
-              accumulate(ins[i],
-                         g.contractLike(con, CombinationKind::none, {d},
-                                        {sink}, srcs[i], inType(i)));
+              accumulate(ins[i], g.contractLike(con, CombinationKind::none, {d},
+                                                {sink}, srcs[i], inType(i)));
           break;
         case CombinationKind::mul:
           for (unsigned i = 0; i < 2; ++i)
             if (active(ins[i]))
-              accumulate(ins[i], g.contractLike(con, CombinationKind::mul,
-                                                {d, ins[1 - i]},
-                                                {sink, srcs[1 - i]}, srcs[i],
-                                                inType(i)));
+              accumulate(ins[i], g.contractLike(
+                                     con, CombinationKind::mul, {d, ins[1 - i]},
+                                     {sink, srcs[1 - i]}, srcs[i], inType(i)));
           break;
         case CombinationKind::cond:
           if (active(ins[2]))
             accumulate(ins[2], g.contractLike(con, CombinationKind::cond,
                                               {ins[0], ins[1], d},
-                                              {srcs[0], srcs[1], sink},
-                                              srcs[2], inType(2)));
+                                              {srcs[0], srcs[1], sink}, srcs[2],
+                                              inType(2)));
           break;
         case CombinationKind::eq:
           break;
         }
-      } else if ((agg == AggregationKind::max ||
-                  agg == AggregationKind::min) &&
+      } else if ((agg == AggregationKind::max || agg == AggregationKind::min) &&
                  combo == CombinationKind::none) {
         // To every input element equal to the result it reached.
         if (active(ins[0]))
-          accumulate(ins[0], g.contractLike(con, CombinationKind::cond,
-                                            {ins[0], result, d},
-                                            {srcs[0], sink, sink}, srcs[0],
-                                            inType(0)));
+          accumulate(ins[0],
+                     g.contractLike(con, CombinationKind::cond,
+                                    {ins[0], result, d}, {srcs[0], sink, sink},
+                                    srcs[0], inType(0)));
       } else if (agg == AggregationKind::mul &&
                  combo == CombinationKind::none) {
         // d(prod)/dx = prod / x (inputs must be nonzero).
         if (active(ins[0])) {
           Value scaled = g.mul(d, result);
           Value inv = g.div(g.scalarLike(ins[0], 1.0), ins[0]);
-          accumulate(ins[0], g.contractLike(con, CombinationKind::mul,
-                                            {scaled, inv}, {sink, srcs[0]},
-                                            srcs[0], inType(0)));
+          accumulate(ins[0],
+                     g.contractLike(con, CombinationKind::mul, {scaled, inv},
+                                    {sink, srcs[0]}, srcs[0], inType(0)));
         }
       } else {
         return op->emitOpError()
