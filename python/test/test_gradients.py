@@ -89,7 +89,7 @@ def concat_all(ts):
 def test_elementwise(device):
     def build(x, y):
         return concat_all([
-            x + y, x - y, x * y, x / y, -x, abs(x - 1.5), relu(x - 1.5), exp(x), log(x), sqrt(x),
+            x + y, x - y, x * y, x / y, x % y, -x, abs(x - 1.5), relu(x - 1.5), exp(x), log(x), sqrt(x),
             tanh(x), sin(x), cos(x), erf(x), sigmoid(x), pow(x, y),
             max(x, y), min(x, y), select(x > y, x * 2.0, y * 3.0),
             cast(cast(x, DType.FLOAT32), F64) * 0.0 + x * y * y, floor(x) * y

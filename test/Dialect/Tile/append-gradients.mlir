@@ -5,7 +5,14 @@
 // output and the input accesses swapped (dA = dC * B^T, dB = A^T * dC), over
 // the same index space.
 // CHECK-LABEL: func.func @matmul
-// CHECK-SAME: -> (tensor<f32>, tensor<2x3xf32>, tensor<3x4xf32>)
+// CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<3x4xf32>) -> (tensor<f32>, tensor<2x3xf32>, tensor<3x4xf32>)
+// CHECK: %[[C:.*]] = tile.contract add, mul
+// CHECK: %[[L:.*]] = tile.contract add, none, %{{.*}}, %[[C]]
+// CHECK: %[[ONE:.*]] = tile.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[DC:.*]] = tile.contract add, none, %{{.*}}, %[[ONE]] {sink = affine_map<(d0, d1) -> (d0, d1)>, srcs = [affine_map<(d0, d1) -> ()>]} : tensor<f32>, tensor<f32> -> tensor<2x4xf32>
+// CHECK: %[[DA:.*]] = tile.contract add, mul, %{{.*}}, %[[DC]], %[[B]] {idxs = ["m", "n", "k"], sink = affine_map<(d0, d1, d2) -> (d0, d2)>, srcs = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>]} : tensor<f32>, tensor<2x4xf32>, tensor<3x4xf32> -> tensor<2x3xf32>
+// CHECK: %[[DB:.*]] = tile.contract add, mul, %{{.*}}, %[[DC]], %[[A]] {idxs = ["m", "n", "k"], sink = affine_map<(d0, d1, d2) -> (d2, d1)>, srcs = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>]} : tensor<f32>, tensor<2x4xf32>, tensor<2x3xf32> -> tensor<3x4xf32>
+// CHECK: return %[[L]], %[[DA]], %[[DB]]
 func.func @matmul(%A: tensor<2x3xf32>, %B: tensor<3x4xf32>) -> tensor<f32> {
   %z = tile.constant dense<0.0> : tensor<f32>
   %C = tile.contract add, mul, %z, %A, %B {idxs = ["m", "n", "k"],
@@ -23,6 +30,11 @@ func.func @matmul(%A: tensor<2x3xf32>, %B: tensor<3x4xf32>) -> tensor<f32> {
 // Max pooling: the gradient goes to the input elements equal to the
 // maximum they reached (a cond combination), with the constraint kept.
 // CHECK-LABEL: func.func @maxpool
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>)
+// CHECK: %[[P:.*]] = tile.contract max, none
+// CHECK: %[[DP:.*]] = tile.contract add, none, %{{.*}}, %{{.*}} {sink = affine_map<(d0) -> (d0)>
+// CHECK: %[[DX:.*]] = tile.contract add, cond, %{{.*}}, %[[X]], %[[P]], %[[DP]] {cons = affine_set<(d0, d1) : (-d1 + 1 >= 0)>, idxs = ["o", "w"], sink = affine_map<(d0, d1) -> (d0 * 2 + d1)>, srcs = [affine_map<(d0, d1) -> (d0 * 2 + d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>]} : tensor<f32>, tensor<4xf32>, tensor<2xf32>, tensor<2xf32> -> tensor<4xf32>
+// CHECK: return %{{.*}}, %[[DX]]
 func.func @maxpool(%X: tensor<4xf32>) -> tensor<f32> {
   %m = tile.constant dense<0xFF800000> : tensor<f32>
   %z = tile.constant dense<0.0> : tensor<f32>
@@ -43,10 +55,16 @@ func.func @maxpool(%X: tensor<4xf32>) -> tensor<f32> {
 // differentiated; the bias gradient is summed over the broadcast rows.
 // CHECK-LABEL: func.func @bias
 // CHECK-SAME: -> (tensor<f32>, tensor<3xf32>)
+// CHECK: %[[E:.*]] = tile.exp
+// CHECK: tile.contract add, none, %{{.*}}, %[[E]]
+// CHECK: %[[DE:.*]] = tile.contract add, none
+// CHECK: %[[DS:.*]] = tile.mul %[[DE]], %[[E]] : tensor<2x3xf32>
+// CHECK: %[[DB:.*]] = tile.contract add, none, %{{.*}}, %[[DS]] {sink = affine_map<(d0, d1) -> (d1)>, srcs = [affine_map<(d0, d1) -> (d0, d1)>]} : tensor<f32>, tensor<2x3xf32> -> tensor<3xf32>
+// CHECK: return %{{.*}}, %[[DB]] : tensor<f32>, tensor<3xf32>
 func.func @bias(%x: tensor<2x3xf32>, %b: tensor<3xf32> {tile.wrt}) -> tensor<f32> {
   %z = tile.constant dense<0.0> : tensor<f32>
   %s = tile.add %x, %b : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
-  %e = tile.exp %s : tensor<2x3xf32> -> tensor<2x3xf32>
+  %e = tile.exp %s : tensor<2x3xf32>
   %L = tile.contract add, none, %z, %e {sink = affine_map<(i, j) -> ()>,
          srcs = [affine_map<(i, j) -> (i, j)>]}
        : tensor<f32>, tensor<2x3xf32> -> tensor<f32>
