@@ -126,6 +126,35 @@ public:
     return castTo(g, target.getElementType());
   }
 
+  /// `op`'s constraints together with the range checks of every input
+  /// access: a gradient contraction drops or swaps some of the forward
+  /// accesses, and the points they excluded must stay excluded.
+  IntegerSetAttr indexSpaceOf(ContractionOp op) {
+    SmallVector<AffineExpr> exprs;
+    SmallVector<bool> eqFlags;
+    unsigned numSymbols = 0;
+    if (IntegerSetAttr cons = op.getConsAttr()) {
+      IntegerSet set = cons.getValue();
+      numSymbols = set.getNumSymbols();
+      llvm::append_range(exprs, set.getConstraints());
+      llvm::append_range(eqFlags, set.getEqFlags());
+    }
+    for (auto [input, src] : llvm::zip(op.getInputs(), op.getSrcs())) {
+      AffineMap map = cast<AffineMapAttr>(src).getValue();
+      ArrayRef<int64_t> shape = typeOf(input).getShape();
+      for (unsigned k = 0; k < map.getNumResults(); ++k) {
+        AffineExpr e = map.getResult(k);
+        exprs.push_back(e);
+        exprs.push_back(b.getAffineConstantExpr(shape[k] - 1) - e);
+        eqFlags.append(2, false);
+      }
+    }
+    if (exprs.empty())
+      return IntegerSetAttr();
+    return IntegerSetAttr::get(
+        IntegerSet::get(op.getNumIdxs(), numSymbols, exprs, eqFlags));
+  }
+
   /// A contraction like `op` (index space, constraints, names, bounds) with
   /// `agg` (add), `combo`, `inputs` accessed by `srcs`, written at `sink`
   /// into a tensor shaped like `like`, converted to `like`'s element type.
@@ -139,7 +168,7 @@ public:
     auto resultType = RankedTensorType::get(like.getShape(), elem);
     Value r = ContractionOp::create(
         b, loc, resultType, AggregationKind::add, combo, scalar(elem, 0.0),
-        inputs, sink, b.getAffineMapArrayAttr(srcs), op.getConsAttr(),
+        inputs, sink, b.getAffineMapArrayAttr(srcs), indexSpaceOf(op),
         op.getIdxsAttr(), op.getLowerBoundsAttr(), op.getUpperBoundsAttr());
     return castTo(r, like.getElementType());
   }
@@ -373,7 +402,7 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
               CombinationKind::none, zeroOf(), ValueRange{one}, sink,
               builder.getAffineMapArrayAttr(
                   {AffineMap::get(sink.getNumDims(), 0, builder.getContext())}),
-              con.getConsAttr(), con.getIdxsAttr(), con.getLowerBoundsAttr(),
+              g.indexSpaceOf(con), con.getIdxsAttr(), con.getLowerBoundsAttr(),
               con.getUpperBoundsAttr());
           accumulate(con.getInit(), g.mul(d, g.sub(one, written)));
         } else {
