@@ -91,3 +91,24 @@ func.func @int_loss(%x: tensor<3xf32>) -> tensor<3xsi32> {
   %i = tile.cast %x : tensor<3xf32> -> tensor<3xsi32>
   return %i : tensor<3xsi32>
 }
+
+// -----
+
+// Concatenation (assign with the other half as init): the init's gradient
+// is the adjoint where no point writes. The mask of written elements has no
+// input access, so it carries the dropped access's range check (d0 <= 1)
+// as a constraint; without it the mask would cover 2..4 and more.
+// CHECK-LABEL: func.func @concat
+// CHECK: %[[W:.*]] = tile.contract assign, none, %{{.*}}, %{{.*}} {cons = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>, sink = affine_map<(d0) -> (d0 + 2)>, srcs = [affine_map<(d0) -> ()>]} : tensor<f32>, tensor<f32> -> tensor<4xf32>
+// CHECK: %[[U:.*]] = tile.sub %{{.*}}, %[[W]]
+// CHECK: tile.mul %{{.*}}, %[[U]]
+func.func @concat(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<f32> {
+  %z = tile.constant dense<0.0> : tensor<f32>
+  %0 = tile.contract assign, none, %z, %a {sink = affine_map<(i) -> (i)>,
+         srcs = [affine_map<(i) -> (i)>]} : tensor<f32>, tensor<2xf32> -> tensor<4xf32>
+  %1 = tile.contract assign, none, %0, %b {sink = affine_map<(i) -> (i + 2)>,
+         srcs = [affine_map<(i) -> (i)>]} : tensor<4xf32>, tensor<2xf32> -> tensor<4xf32>
+  %L = tile.contract add, none, %z, %1 {sink = affine_map<(i) -> ()>,
+         srcs = [affine_map<(i) -> (i)>]} : tensor<f32>, tensor<4xf32> -> tensor<f32>
+  return %L : tensor<f32>
+}

@@ -126,10 +126,10 @@ public:
     return castTo(g, target.getElementType());
   }
 
-  /// `op`'s constraints together with the range checks of every input
-  /// access: a gradient contraction drops or swaps some of the forward
-  /// accesses, and the points they excluded must stay excluded.
-  IntegerSetAttr indexSpaceOf(ContractionOp op) {
+  /// `op`'s constraints together with the range checks of the input
+  /// accesses in `dropped`: a gradient contraction that leaves out a forward
+  /// access must still exclude the points that access excluded.
+  IntegerSetAttr indexSpaceOf(ContractionOp op, ArrayRef<unsigned> dropped) {
     SmallVector<AffineExpr> exprs;
     SmallVector<bool> eqFlags;
     unsigned numSymbols = 0;
@@ -139,9 +139,9 @@ public:
       llvm::append_range(exprs, set.getConstraints());
       llvm::append_range(eqFlags, set.getEqFlags());
     }
-    for (auto [input, src] : llvm::zip(op.getInputs(), op.getSrcs())) {
-      AffineMap map = cast<AffineMapAttr>(src).getValue();
-      ArrayRef<int64_t> shape = typeOf(input).getShape();
+    for (unsigned i : dropped) {
+      AffineMap map = cast<AffineMapAttr>(op.getSrcs()[i]).getValue();
+      ArrayRef<int64_t> shape = typeOf(op.getInputs()[i]).getShape();
       for (unsigned k = 0; k < map.getNumResults(); ++k) {
         AffineExpr e = map.getResult(k);
         exprs.push_back(e);
@@ -160,7 +160,8 @@ public:
   /// into a tensor shaped like `like`, converted to `like`'s element type.
   Value contractLike(ContractionOp op, CombinationKind combo,
                      ArrayRef<Value> inputs, ArrayRef<AffineMap> srcs,
-                     AffineMap sink, RankedTensorType like) {
+                     AffineMap sink, RankedTensorType like,
+                     ArrayRef<unsigned> dropped = {}) {
     SmallVector<Type> elems;
     for (Value v : inputs)
       elems.push_back(typeOf(v).getElementType());
@@ -168,7 +169,7 @@ public:
     auto resultType = RankedTensorType::get(like.getShape(), elem);
     Value r = ContractionOp::create(
         b, loc, resultType, AggregationKind::add, combo, scalar(elem, 0.0),
-        inputs, sink, b.getAffineMapArrayAttr(srcs), indexSpaceOf(op),
+        inputs, sink, b.getAffineMapArrayAttr(srcs), indexSpaceOf(op, dropped),
         op.getIdxsAttr(), op.getLowerBoundsAttr(), op.getUpperBoundsAttr());
     return castTo(r, like.getElementType());
   }
@@ -402,7 +403,9 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
               CombinationKind::none, zeroOf(), ValueRange{one}, sink,
               builder.getAffineMapArrayAttr(
                   {AffineMap::get(sink.getNumDims(), 0, builder.getContext())}),
-              g.indexSpaceOf(con), con.getIdxsAttr(), con.getLowerBoundsAttr(),
+              g.indexSpaceOf(
+                  con, llvm::to_vector(llvm::seq<unsigned>(0, ins.size()))),
+              con.getIdxsAttr(), con.getLowerBoundsAttr(),
               con.getUpperBoundsAttr());
           accumulate(con.getInit(), g.mul(d, g.sub(one, written)));
         } else {
@@ -416,10 +419,17 @@ FailureOr<SmallVector<Value>> buildGradients(OpBuilder &builder, Value loss,
         switch (combo) {
         case CombinationKind::none:
         case CombinationKind::add:
-          for (unsigned i = 0; i < ins.size(); ++i)
-            if (active(ins[i]))
-              accumulate(ins[i], g.contractLike(con, CombinationKind::none, {d},
-                                                {sink}, srcs[i], inType(i)));
+          for (unsigned i = 0; i < ins.size(); ++i) {
+            if (!active(ins[i]))
+              continue;
+            SmallVector<unsigned> others;
+            for (unsigned j = 0; j < ins.size(); ++j)
+              if (j != i)
+                others.push_back(j);
+            accumulate(ins[i],
+                       g.contractLike(con, CombinationKind::none, {d}, {sink},
+                                      srcs[i], inType(i), others));
+          }
           break;
         case CombinationKind::mul:
           for (unsigned i = 0; i < 2; ++i)
