@@ -220,6 +220,15 @@ PLAIDML_C_API plaidml_status plaidml_tensor_scatter(
     const plaidml_tensor *updates, const plaidml_tensor *indices, size_t rank,
     const int64_t *shape, int64_t axis, plaidml_tensor **out);
 
+/* Automatic differentiation: out[i] (an array of num_wrt handles the caller
+ * provides) receives the gradient of `loss` with respect to wrt[i], with
+ * wrt[i]'s shape and type (docs/Training.md). A loss of several elements
+ * counts as their sum. Fails with a message naming the op when an op on the
+ * path has no gradient; nothing is written to `out` then. */
+PLAIDML_C_API plaidml_status plaidml_tensor_gradients(
+    const plaidml_tensor *loss, size_t num_wrt,
+    const plaidml_tensor *const *wrt, plaidml_tensor **out);
+
 /* Sorting and random numbers. */
 typedef enum plaidml_sort_direction {
   PLAIDML_SORT_ASC = 0,

@@ -647,6 +647,28 @@ plaidml_status plaidml_tensor_scatter(const plaidml_tensor *updates,
   });
 }
 
+plaidml_status plaidml_tensor_gradients(const plaidml_tensor *loss,
+                                        size_t num_wrt,
+                                        const plaidml_tensor *const *wrt,
+                                        plaidml_tensor **out) {
+  REQUIRE(loss, "plaidml_tensor_gradients");
+  if (num_wrt) {
+    REQUIRE(wrt, "plaidml_tensor_gradients");
+    REQUIRE(out, "plaidml_tensor_gradients");
+  }
+  for (size_t i = 0; i < num_wrt; ++i)
+    REQUIRE(wrt[i], "plaidml_tensor_gradients");
+  return guard("plaidml_tensor_gradients", [&] {
+    std::vector<edsl::Tensor> ws;
+    for (size_t i = 0; i < num_wrt; ++i)
+      ws.push_back(wrt[i]->tensor);
+    std::vector<edsl::Tensor> grads = edsl::gradients(loss->tensor, ws);
+    for (size_t i = 0; i < num_wrt; ++i)
+      out[i] = new plaidml_tensor{std::move(grads[i])};
+    return PLAIDML_OK;
+  });
+}
+
 plaidml_status plaidml_tensor_argsort(const plaidml_tensor *x, int64_t axis,
                                       plaidml_sort_direction direction,
                                       plaidml_tensor **out) {

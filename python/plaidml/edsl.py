@@ -30,7 +30,7 @@ __all__ = [
     'DType', 'TensorShape', 'TensorDim', 'TensorDims', 'TensorIndex', 'TensorIndexes', 'TensorLens',
     'Tensor', 'IndexedTensor', 'Contraction', 'Constraint', 'Placeholder', 'Constant',
     'SortDirection', 'Program', 'cond', 'abs', 'argsort', 'cast', 'ceil', 'cos', 'cosh', 'erf', 'exp',
-    'floor', 'gather', 'ident', 'index', 'log', 'max', 'min', 'pow', 'prng', 'prng_seed', 'relu',
+    'floor', 'gather', 'gradients', 'ident', 'index', 'log', 'max', 'min', 'pow', 'prng', 'prng_seed', 'relu',
     'reshape', 'round', 'scatter', 'select', 'shape', 'sigmoid', 'sin', 'sinh', 'sqrt', 'tan', 'tanh',
     'trace', 'dim_max', 'dim_min', 'logical_and', 'logical_or', 'logical_xor', 'logical_not', 'bit_not'
 ]
@@ -835,6 +835,18 @@ def index(dims, axis, dtype=DType.INT32):
 def reshape(x, dims):
     """The elements of `x` in shape `dims` (row-major; one entry may be -1)."""
     return Tensor(_handle=_as_tensor(x)._t.reshape(_sizes(dims)))
+
+
+def gradients(loss, wrt):
+    """The gradients of `loss` with respect to each tensor of `wrt`.
+
+    Reverse-mode automatic differentiation of the Tile ops between them
+    (docs/Training.md): a list of tensors, the i-th of wrt[i]'s shape and
+    type. A loss of several elements counts as the sum of its elements; a
+    tensor the loss does not depend on gets zeros. Raises plaidml.BuildError
+    naming the op when an op on the path has no gradient.
+    """
+    return [Tensor(_handle=h) for h in _core.gradients(_as_tensor(loss)._t, [_as_tensor(w)._t for w in wrt])]
 
 
 def gather(x, y, axis=0):

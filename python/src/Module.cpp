@@ -511,6 +511,16 @@ NB_MODULE(_plaidml, m) {
                                        &values, &next));
              return std::make_pair(tensorOut(values), tensorOut(next));
            });
+  m.def("gradients", [=](Tensor &loss, const std::vector<Tensor *> &wrt) {
+    auto ptrs = pointers(wrt);
+    std::vector<plaidml_tensor *> out(ptrs.size());
+    check(plaidml_tensor_gradients(loss.ptr, ptrs.size(), ptrs.data(),
+                                   out.data()));
+    std::vector<nb::object> grads;
+    for (plaidml_tensor *t : out)
+      grads.push_back(nb::cast(tensorOut(t)));
+    return grads;
+  });
   m.def("select", [=](Tensor &c, Tensor &a, Tensor &b) {
     plaidml_tensor *out;
     check(plaidml_tensor_select(c.ptr, a.ptr, b.ptr, &out));

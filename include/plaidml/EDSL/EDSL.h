@@ -464,6 +464,19 @@ PrngResult prng(const Tensor &state, const std::vector<int64_t> &shape,
 Tensor prngSeed(uint64_t seed);
 
 //===----------------------------------------------------------------------===//
+// Automatic differentiation
+//===----------------------------------------------------------------------===//
+
+/// The gradient of `loss` with respect to each tensor of `wrt` (reverse
+/// mode, built as Tile ops; docs/Training.md gives the rules), each of that
+/// tensor's shape and type. A loss of several elements counts as their sum;
+/// a tensor the loss does not depend on gets zeros. Throws Error for a
+/// non-float loss or wrt tensor and for an op on the path that has no
+/// gradient, naming it.
+std::vector<Tensor> gradients(const Tensor &loss,
+                              const std::vector<Tensor> &wrt);
+
+//===----------------------------------------------------------------------===//
 // Programs
 //===----------------------------------------------------------------------===//
 

@@ -7,6 +7,7 @@
 #ifndef PLAIDML_DIALECT_TILE_TRANSFORMS_PASSES_H
 #define PLAIDML_DIALECT_TILE_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::plaidml::tile {

@@ -46,4 +46,31 @@ def TileComputeBoundsPass : Pass<"tile-compute-bounds"> {
   }];
 }
 
+def TileAppendGradientsPass : Pass<"tile-append-gradients", "::mlir::func::FuncOp"> {
+  let summary = "Return the gradients of a function's first result";
+  let description = [{
+    Differentiates every function's first result (the loss, a float tensor;
+    one of several elements counts as the sum of its elements) with respect
+    to the arguments that carry the `tile.wrt` unit attribute (all float
+    arguments when none does), and appends the gradients, one per such
+    argument and of its type, to the function's results. The backward ops
+    come from `buildGradients` (Dialect/Tile/Transforms/Gradients.h); the
+    rules are in docs/Training.md. An op on the path from an argument to
+    the loss that has no gradient is an error naming it.
+
+    Input:
+    ```mlir
+    func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+      %z = tile.constant dense<0.0> : tensor<f32>
+      %s = tile.contract add, none, %z, %x {sink = affine_map<(i) -> ()>,
+             srcs = [affine_map<(i) -> (i)>]} : tensor<f32>, tensor<3xf32> -> tensor<f32>
+      return %s : tensor<f32>
+    }
+    ```
+    Output: the function also returns `d s / d x`, a `tile.contract`
+    broadcasting the seed `1.0` back to `tensor<3xf32>`.
+  }];
+  let dependentDialects = ["::mlir::plaidml::tile::TileDialect"];
+}
+
 #endif // PLAIDML_DIALECT_TILE_TRANSFORMS_PASSES_TD
