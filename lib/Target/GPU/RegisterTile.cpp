@@ -58,6 +58,10 @@ LogicalResult mlir::plaidml::analyzeRegisterTileNest(
   }
   nest.ranges = *ranges;
 
+  if (par.getBody()->getOps<affine::AffineForOp>().empty()) {
+    why = "no reduction loop";
+    return failure();
+  }
   // The body: copyable ops, one affine.for with results, then anything
   // without regions (the stores and fused elementwise consumers).
   affine::AffineForOp top;
@@ -112,9 +116,11 @@ LogicalResult mlir::plaidml::analyzeRegisterTileNest(
 /// of the nest: a copy along `d` then reuses that load (a matmul's A along
 /// n, B along m).
 static bool hasLoadReusedAlong(const RegisterTileNest &nest, unsigned d) {
-  Value iv = nest.par.getIVs()[d];
+  affine::AffineParallelOp par = nest.par;
+  affine::AffineForOp top = nest.chain.front();
+  Value iv = par.getIVs()[d];
   bool found = false;
-  nest.chain.front().walk([&](affine::AffineLoadOp load) {
+  top.walk([&](affine::AffineLoadOp load) {
     // The map may take every loop index as an operand and use only some
     // (convert-tile-to-affine's loads do): ask the map.
     AffineMap map = load.getAffineMap();
@@ -155,7 +161,8 @@ mlir::plaidml::chooseRegisterTile(const RegisterTileNest &nest,
     factors[d] = static_cast<int64_t>(
         std::min(llvm::bit_floor(cap), llvm::bit_floor(fit)));
   }
-  int64_t accumulators = nest.chain.front().getNumResults();
+  affine::AffineForOp top = nest.chain.front();
+  int64_t accumulators = top.getNumResults();
   auto iterations = [&] {
     int64_t total = 1;
     for (unsigned d = 0; d < n; ++d)

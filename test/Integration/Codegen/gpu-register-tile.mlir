@@ -18,7 +18,7 @@
 // RUN: plaidml-opt %s -split-input-file -tile-compute-bounds -convert-tile-to-affine \
 // RUN:   -plaidml-fuse-elementwise -plaidml-gpu-configure=remarks=1 -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
-// REMARK: register tile 4x4 (16 outputs per invocation), workgroup 16x16 over 128x128
+// REMARK: register tile 4x4 (16 outputs per invocation), workgroup 2x128 over 128x128
 // REMARK: register tile 4x4 (16 outputs per invocation), workgroup 1x256 over 129x130
 // REMARK: register tile 1x4 (4 outputs per invocation), workgroup 1x256 over 1x16385
 // REMARK: register tile 1x1x2x4 (8 outputs per invocation), workgroup 1x1x32x8 over 1x67x34x8

@@ -94,14 +94,14 @@ func.func @odd(%a: memref<37x29xf32>, %b: memref<29x53xf32>, %c: memref<37x53xf3
 
 // Why not: too few iterations; every load depends on the channels (a
 // pooling nest: a block would save no load).
-func.func @none(%a: memref<8x8xf32>, %v: memref<8xf32>, %c: memref<8xf32>, %in: memref<64x128xf32>, %out: memref<32x128xf32>) {
+func.func @none(%a: memref<8x8xf32>, %vec: memref<8xf32>, %c: memref<8xf32>, %in: memref<64x128xf32>, %out: memref<32x128xf32>) {
   %zero = arith.constant 0.0 : f32
   // expected-remark @+2 {{no register tile: too few iterations (8) to leave 16 after a block}}
   // expected-remark @+1 {{workgroup 8 over 8}}
   affine.parallel (%m) = (0) to (8) {
     %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<8x8xf32>
-      %y = affine.load %v[%k] : memref<8xf32>
+      %y = affine.load %vec[%k] : memref<8xf32>
       %p = arith.mulf %x, %y : f32
       %s = arith.addf %acc, %p : f32
       affine.yield %s : f32
