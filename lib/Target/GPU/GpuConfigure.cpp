@@ -224,9 +224,10 @@ struct GpuConfigurePass
         return signalPassFailure();
     }
 
-    if (maxRegisterTile < 1 || minInvocations < 1 || maxAccumulators < 1) {
-      func.emitError("max-register-tile, min-invocations and "
-                     "max-accumulators must be at least 1");
+    if (maxRegisterTile < 1 || minInvocations < 1 || maxAccumulators < 1 ||
+        maxReductionLoops < 1) {
+      func.emitError("max-register-tile, min-invocations, max-accumulators "
+                     "and max-reduction-loops must be at least 1");
       return signalPassFailure();
     }
     for (auto par : body.getOps<affine::AffineParallelOp>()) {
@@ -242,7 +243,7 @@ struct GpuConfigurePass
         SmallVector<int64_t> factors(ranges.size(), 1);
         if (succeeded(analyzeRegisterTileNest(par, nest, why)))
           factors = chooseRegisterTile(nest, maxRegisterTile, minInvocations,
-                                       maxAccumulators, why);
+                                       maxAccumulators, maxReductionLoops, why);
         if (llvm::any_of(factors, [](int64_t f) { return f != 1; })) {
           tile = builder.getDenseI64ArrayAttr(factors);
           par->setAttr(kGpuRegisterTileAttrName, tile);

@@ -136,12 +136,25 @@ static bool hasLoadReusedAlong(const RegisterTileNest &nest, unsigned d) {
   return found;
 }
 
-SmallVector<int64_t>
-mlir::plaidml::chooseRegisterTile(const RegisterTileNest &nest,
-                                  int64_t maxFactor, int64_t minIterations,
-                                  int64_t maxAccumulators, std::string &why) {
+SmallVector<int64_t> mlir::plaidml::chooseRegisterTile(
+    const RegisterTileNest &nest, int64_t maxFactor, int64_t minIterations,
+    int64_t maxAccumulators, int64_t maxReductionLoops, std::string &why) {
   unsigned n = nest.ranges.size();
   SmallVector<int64_t> factors(n, 1);
+  // Windowed reductions (a 3x3 convolution's kh, kw and channels) ran
+  // slower with register tiles than with one output per invocation on the
+  // H200 (docs/Performance.md): they wait for workgroup-memory staging.
+  int64_t loops = llvm::count_if(nest.chain, [](affine::AffineForOp loop) {
+    return loop.getConstantUpperBound() - loop.getConstantLowerBound() >
+           loop.getStepAsInt();
+  });
+  if (loops > maxReductionLoops) {
+    why = std::to_string(loops) +
+          " reduction loops of more than one "
+          "iteration (a window): at most " +
+          std::to_string(maxReductionLoops);
+    return factors;
+  }
   // Pooling and depthwise nests read one element per output along their
   // channels: blocking them only spreads their accesses, so both innermost
   // dimensions must qualify.

@@ -36,13 +36,14 @@ LogicalResult analyzeRegisterTileNest(affine::AffineParallelOp par,
 /// up to `maxFactor` along the innermost two dimensions, where every one of
 /// the two has a load in the chain that does not depend on it (a copy then
 /// reuses that load), halved while fewer than `minIterations` iterations
-/// would remain or more than `maxAccumulators` accumulators would be live.
-/// All ones when no tile helps; `why` then says why.
-SmallVector<int64_t> chooseRegisterTile(const RegisterTileNest &nest,
-                                        int64_t maxFactor,
-                                        int64_t minIterations,
-                                        int64_t maxAccumulators,
-                                        std::string &why);
+/// would remain or more than `maxAccumulators` accumulators would be live;
+/// none for a chain with more than `maxReductionLoops` loops of more than
+/// one iteration (a convolution's window). All ones when no tile helps;
+/// `why` then says why.
+SmallVector<int64_t>
+chooseRegisterTile(const RegisterTileNest &nest, int64_t maxFactor,
+                   int64_t minIterations, int64_t maxAccumulators,
+                   int64_t maxReductionLoops, std::string &why);
 
 /// Rewrites `nest` so that each iteration computes a block of `factors`
 /// outputs; erases the old loop and returns the new one, which keeps the

@@ -4,10 +4,10 @@
 // (PoCL): 4x4 tiles that divide neither output dimension (wrapped loads,
 // guarded stores) with a reduction the tile does not divide either, a
 // fused bias and relu epilogue, a GEMV (one row: a 1x4 tile), a padded
-// convolution (a three-deep reduction chain with the padding guard inside,
-// a 2x4 tile along the columns and channels), an elementwise chain (one
-// kernel, no tile), and a small 37x53x29 matmul the configuration leaves
-// one output per invocation. Each entry is checked against the reference
+// 3x1 convolution (a three-deep reduction chain with the padding guard
+// inside, a 2x4 tile along the columns and channels), a 3x3 convolution, an
+// elementwise chain (one kernel) and a small 37x53x29 matmul, the last three
+// left one output per invocation by the configuration. Each entry is checked against the reference
 // interpreter on the same random inputs. The shapes are the smallest that
 // leave the 16384 invocations the configuration keeps after a tile
 // (min-invocations; gpu-configure-register-tile.mlir shows the choice on
@@ -22,21 +22,23 @@
 // REMARK: register tile 4x4 (16 outputs per invocation), workgroup 1x256 over 129x130
 // REMARK: register tile 1x4 (4 outputs per invocation), workgroup 1x256 over 1x16385
 // REMARK: register tile 1x1x2x4 (8 outputs per invocation), workgroup 1x1x32x8 over 1x67x34x8
+// REMARK: no register tile: 3 reduction loops of more than one iteration (a window): at most 1
 // REMARK: no register tile: no reduction loop
 // REMARK: no register tile: too few iterations (1961) to leave 16384 after a block
 //
 // RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
 // RUN:   --device vulkan:0 matmul_odd matmul_bias_relu gemv conv_same \
-// RUN:   chain matmul_small | FileCheck %s %}
+// RUN:   conv3x3 chain matmul_small | FileCheck %s %}
 // RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \
 // RUN:   --device opencl:0 matmul_odd matmul_bias_relu gemv conv_same \
-// RUN:   chain matmul_small | FileCheck %s %}
+// RUN:   conv3x3 chain matmul_small | FileCheck %s %}
 // CHECK: PASS matmul_odd
 // CHECK: PASS matmul_bias_relu
 // CHECK: PASS gemv
 // CHECK: PASS conv_same
+// CHECK: PASS conv3x3
 // CHECK: PASS chain
 // CHECK: PASS matmul_small
 
@@ -75,14 +77,29 @@ func.func @gemv(%x: tensor<1x7xf32>, %W: tensor<7x65539xf32>) -> tensor<1x65539x
 
 // -----
 
-func.func @conv_same(%I: tensor<1x67x67x2xf32>, %K: tensor<3x3x2x32xf32>) -> tensor<1x67x67x32xf32> {
+// A 3x1 window padded along the rows over one input channel: a three-deep
+// reduction chain (two of its loops of one iteration, so the configuration
+// tiles it) with the padding guard inside.
+func.func @conv_same(%I: tensor<1x67x67x1xf32>, %K: tensor<3x1x1x32xf32>) -> tensor<1x67x67x32xf32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
   %O = tile.contract add, mul, %zero, %I, %K {idxs = ["n", "x", "y", "f", "i", "j", "c"],
          sink = affine_map<(n, x, y, f, i, j, c) -> (n, x, y, f)>,
-         srcs = [affine_map<(n, x, y, f, i, j, c) -> (n, x + i - 1, y + j - 1, c)>,
+         srcs = [affine_map<(n, x, y, f, i, j, c) -> (n, x + i - 1, y + j, c)>,
                  affine_map<(n, x, y, f, i, j, c) -> (i, j, c, f)>]}
-       : tensor<f32>, tensor<1x67x67x2xf32>, tensor<3x3x2x32xf32> -> tensor<1x67x67x32xf32>
+       : tensor<f32>, tensor<1x67x67x1xf32>, tensor<3x1x1x32xf32> -> tensor<1x67x67x32xf32>
   return %O : tensor<1x67x67x32xf32>
+}
+
+// A 3x3 window: not tiled (three reduction loops of more than one
+// iteration), one output per invocation.
+func.func @conv3x3(%I: tensor<1x19x21x4xf32>, %K: tensor<3x3x4x8xf32>) -> tensor<1x17x19x8xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %O = tile.contract add, mul, %zero, %I, %K {idxs = ["n", "x", "y", "f", "i", "j", "c"],
+         sink = affine_map<(n, x, y, f, i, j, c) -> (n, x, y, f)>,
+         srcs = [affine_map<(n, x, y, f, i, j, c) -> (n, x + i, y + j, c)>,
+                 affine_map<(n, x, y, f, i, j, c) -> (i, j, c, f)>]}
+       : tensor<f32>, tensor<1x19x21x4xf32>, tensor<3x3x4x8xf32> -> tensor<1x17x19x8xf32>
+  return %O : tensor<1x17x19x8xf32>
 }
 
 // -----

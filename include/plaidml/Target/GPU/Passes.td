@@ -33,7 +33,11 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       depends on the channels, gets none: a block would save no load);
       halved (the outer one first) while fewer than `min-invocations`
       iterations would remain or more than `max-accumulators` accumulators
-      would be live. A nest that would keep all ones gets no attribute.
+      would be live; and only when at most `max-reduction-loops` of its
+      reduction loops have more than one iteration (matmuls and 1x1
+      convolutions: a 3x3 convolution's window ran slower with register
+      tiles than without on the H200, docs/Performance.md). A nest that
+      would keep all ones gets no attribute.
     - `plaidml.gpu.workgroup_size = array<i64: ...>`, one tile size per
       dimension of the ranges left after the register tile
       (`ceildiv(N, R)`): the innermost (up to three) dimensions sharing at
@@ -63,6 +67,9 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
            "Fewest iterations (invocations) a register tile may leave">,
     Option<"maxAccumulators", "max-accumulators", "int64_t", "64",
            "Most accumulators one invocation may carry">,
+    Option<"maxReductionLoops", "max-reduction-loops", "int64_t", "1",
+           "Most reduction loops of more than one iteration a register-tiled "
+           "nest may have (3x3 convolutions have three)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per nest: the schedule chosen, or why no "
            "register tile">,
