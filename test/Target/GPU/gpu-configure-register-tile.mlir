@@ -3,6 +3,10 @@
 // RUN: plaidml-opt %s -split-input-file \
 // RUN:   -plaidml-gpu-configure="min-invocations=16 remarks=1" \
 // RUN:   -verify-diagnostics | FileCheck %s
+// RUN: not plaidml-opt %s -split-input-file \
+// RUN:   -plaidml-gpu-configure=max-register-tile=0 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BAD
+// BAD: max-register-tile, min-invocations, max-accumulators and max-reduction-loops must be at least 1
 // The defaults (16384 invocations) leave these small nests untiled.
 // RUN: plaidml-opt %s -split-input-file -plaidml-gpu-configure \
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
@@ -118,6 +122,30 @@ func.func @none(%a: memref<8x8xf32>, %vec: memref<8xf32>, %c: memref<8xf32>, %in
       affine.yield %m : f32
     }
     affine.store %r, %out[%x, %ch] : memref<32x128xf32>
+  }
+  return
+}
+
+// -----
+
+// A window: two reduction loops of more than one iteration (at most one
+// by default, max-reduction-loops).
+func.func @window(%in: memref<66x66xf32>, %k: memref<3x3x64xf32>, %out: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+2 {{no register tile: 2 reduction loops of more than one iteration (a window): at most 1}}
+  // expected-remark @+1 {{workgroup 4x64 over 64x64}}
+  affine.parallel (%x, %f) = (0, 0) to (64, 64) {
+    %r = affine.for %i = 0 to 3 iter_args(%acc = %zero) -> (f32) {
+      %q = affine.for %j = 0 to 3 iter_args(%acc2 = %acc) -> (f32) {
+        %v = affine.load %in[%x + %i, %j] : memref<66x66xf32>
+        %w = affine.load %k[%i, %j, %f] : memref<3x3x64xf32>
+        %p = arith.mulf %v, %w : f32
+        %s = arith.addf %acc2, %p : f32
+        affine.yield %s : f32
+      }
+      affine.yield %q : f32
+    }
+    affine.store %r, %out[%x, %f] : memref<64x64xf32>
   }
   return
 }
