@@ -28,9 +28,17 @@ using namespace mlir::plaidml;
 void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm) {
   // No work on tensors without elements, which the lowerings refuse.
   pm.addNestedPass<func::FuncOp>(createEraseZeroSizeBuffersPass());
-  // Mapping, decided and recorded on the affine loops, then applied there:
-  // grid loop over workgroups, workgroup loop over invocations.
+  // Elementwise consumers into their producers' nests: one kernel per
+  // chain, epilogues inside the contraction kernels, no intermediate
+  // buffers.
+  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+  // The schedule, decided and recorded on the affine loops, then applied
+  // there: a block of outputs per invocation for reduction nests (the
+  // copies' identical loads merged by CSE), then the grid loop over
+  // workgroups and the workgroup loop over invocations.
   pm.addNestedPass<func::FuncOp>(createGpuConfigurePass());
+  pm.addNestedPass<func::FuncOp>(createGpuRegisterTilePass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createGpuTileWorkgroupsPass());
 
   // affine.parallel -> scf.parallel -> gpu.launch. No canonicalization before

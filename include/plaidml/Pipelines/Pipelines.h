@@ -84,8 +84,9 @@ void buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &options);
 void registerCpuPipelines();
 
 /// The GPU mapping every GPU target shares (docs/VulkanPipeline.md steps
-/// 2-7): plaidml-gpu-configure (with the max_workgroup_size of the module's
-/// plaidml.target),
+/// 2-7): plaidml-fuse-elementwise, plaidml-gpu-configure (register tiles
+/// and workgroups, with the max_workgroup_size of the module's
+/// plaidml.target), plaidml-gpu-register-tile, cse,
 /// plaidml-gpu-tile-workgroups, lower-affine, plaidml-gpu-map-loops,
 /// convert-parallel-loops-to-gpu, canonicalize,
 /// gpu-launch-sink-index-computations and gpu-kernel-outlining. From ABI-form

@@ -1,8 +1,10 @@
 //===- GpuConfigure.cpp - Choose the workgroup mapping --------------------===//
 //
 // plaidml-gpu-configure: records on every outermost affine.parallel the
-// workgroup tile that plaidml-gpu-tile-workgroups applies (one invocation per
-// iteration, up to max-workgroup-size invocations over the innermost three
+// schedule the passes after it apply: the register tile of a reduction nest
+// (plaidml-gpu-register-tile: a block of outputs per invocation) and the
+// workgroup tile of the ranges left after it (plaidml-gpu-tile-workgroups:
+// up to max-workgroup-size invocations over the innermost three
 // dimensions), and wraps top-level sequential code in one-iteration
 // affine.parallel loops so that it runs in a single-invocation kernel.
 //
@@ -10,14 +12,15 @@
 
 #include "plaidml/Target/GPU/Passes.h"
 
+#include "RegisterTile.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
-
-#include "mlir/IR/IRMapping.h"
 
 #include <functional>
 
@@ -221,13 +224,56 @@ struct GpuConfigurePass
         return signalPassFailure();
     }
 
+    if (maxRegisterTile < 1 || minInvocations < 1 || maxAccumulators < 1 ||
+        maxReductionLoops < 1) {
+      func.emitError("max-register-tile, min-invocations, max-accumulators "
+                     "and max-reduction-loops must be at least 1");
+      return signalPassFailure();
+    }
     for (auto par : body.getOps<affine::AffineParallelOp>()) {
       if (par->hasAttr(kGpuWorkgroupSizeAttrName))
         continue;
-      SmallVector<int64_t> sizes =
-          chooseWorkgroup(*par.getConstantRanges(), maxWorkgroupSize);
+      OpBuilder builder(par);
+      SmallVector<int64_t> ranges = *par.getConstantRanges();
+      auto tile =
+          par->getAttrOfType<DenseI64ArrayAttr>(kGpuRegisterTileAttrName);
+      if (!tile) {
+        RegisterTileNest nest;
+        std::string why;
+        SmallVector<int64_t> factors(ranges.size(), 1);
+        if (succeeded(analyzeRegisterTileNest(par, nest, why)))
+          factors = chooseRegisterTile(nest, maxRegisterTile, minInvocations,
+                                       maxAccumulators, maxReductionLoops, why);
+        if (llvm::any_of(factors, [](int64_t f) { return f != 1; })) {
+          tile = builder.getDenseI64ArrayAttr(factors);
+          par->setAttr(kGpuRegisterTileAttrName, tile);
+        } else if (remarks) {
+          par.emitRemark() << "no register tile: " << why;
+        }
+      }
+      if (tile)
+        for (auto [range, factor] : llvm::zip_equal(ranges, tile.asArrayRef()))
+          range = llvm::divideCeil(range, factor);
+      SmallVector<int64_t> sizes = chooseWorkgroup(ranges, maxWorkgroupSize);
       par->setAttr(kGpuWorkgroupSizeAttrName,
-                   OpBuilder(par).getDenseI64ArrayAttr(sizes));
+                   builder.getDenseI64ArrayAttr(sizes));
+      if (remarks) {
+        auto join = [](ArrayRef<int64_t> values) {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          llvm::interleave(values, os, "x");
+          return text;
+        };
+        if (tile)
+          par.emitRemark() << llvm::formatv(
+              "register tile {0} ({1} outputs per invocation), workgroup "
+              "{2} over {3}",
+              join(tile.asArrayRef()), llvm::product_of(tile.asArrayRef()),
+              join(sizes), join(ranges));
+        else
+          par.emitRemark() << "workgroup " << join(sizes) << " over "
+                           << join(ranges);
+      }
     }
   }
 };

@@ -55,8 +55,7 @@ func.func @bytes(%a: memref<4xi8>, %o: memref<4x4xi8>)
 // A bool buffer written by one kernel and read by the next; maximumf and
 // minimumf propagate NaN and order -0 below +0 (OpenCL's fmax would not).
 func.func @floats(%a: memref<5xf32>, %b: memref<5xf32>, %lt: memref<5xi1>,
-                  %mx: memref<5xf32>, %mn: memref<5xf32>,
-                  %sel: memref<5xf32>) attributes {plaidml.entry, plaidml.inputs = [tensor<5xf32>, tensor<5xf32>], plaidml.outputs = [tensor<5xi1>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>]} {
+                  %mx: memref<5xf32>, %mn: memref<5xf32>) attributes {plaidml.entry, plaidml.inputs = [tensor<5xf32>, tensor<5xf32>], plaidml.outputs = [tensor<5xi1>, tensor<5xf32>, tensor<5xf32>]} {
   affine.parallel (%i) = (0) to (5) {
     %x = affine.load %a[%i] : memref<5xf32>
     %y = affine.load %b[%i] : memref<5xf32>
@@ -67,6 +66,13 @@ func.func @floats(%a: memref<5xf32>, %b: memref<5xf32>, %lt: memref<5xi1>,
     affine.store %max, %mx[%i] : memref<5xf32>
     affine.store %min, %mn[%i] : memref<5xf32>
   }
+  return
+}
+
+// Reading an i1 buffer (a function of its own: in @floats,
+// plaidml-fuse-elementwise would pass the comparison in a register).
+func.func @select_bytes(%lt: memref<5xi1>, %a: memref<5xf32>, %b: memref<5xf32>,
+                        %sel: memref<5xf32>) attributes {plaidml.entry, plaidml.inputs = [tensor<5xi1>, tensor<5xf32>, tensor<5xf32>], plaidml.outputs = [tensor<5xf32>]} {
   affine.parallel (%i) = (0) to (5) {
     %c = affine.load %lt[%i] : memref<5xi1>
     %x = affine.load %a[%i] : memref<5xf32>

@@ -14,17 +14,42 @@
 include "mlir/Pass/PassBase.td"
 
 def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
-  let summary = "Choose the workgroup mapping of every outermost loop nest";
+  let summary = "Choose the register tile and the workgroup mapping of every "
+                "outermost loop nest";
   let description = [{
-    Runs on ABI-form functions (docs/ABI.md section 1). Every outermost
-    `affine.parallel` with constant bounds, unit steps and no reductions gets
-    `plaidml.gpu.workgroup_size = array<i64: ...>`, one tile size per
-    dimension: one invocation per iteration, the innermost (up to three)
-    dimensions sharing at most the module's `plaidml.target`
-    `max_workgroup_size` invocations (256 without a target), powers of two,
-    the third one at most 64 (Vulkan's guaranteed z limit). An
-    `affine.parallel` that already has the attribute is left alone, so tests
-    can set it by hand.
+    Runs on ABI-form functions (docs/ABI.md section 1), after
+    `plaidml-fuse-elementwise`. Every outermost `affine.parallel` with
+    constant bounds, unit steps and no reductions gets a schedule that the
+    passes after it apply:
+
+    - `plaidml.gpu.register_tile = array<i64: ...>` (one factor per
+      dimension) on a reduction nest (one chain of `affine.for` loops with
+      `iter_args`, fused elementwise consumers after it): how many outputs
+      one invocation computes along each dimension, applied by
+      `plaidml-gpu-register-tile`. Powers of two up to `max-register-tile`
+      along the two innermost dimensions, and only when each of the two has
+      a load in the reduction that does not depend on it (a matmul's A
+      along n, B along m; a pooling or depthwise nest, whose every load
+      depends on the channels, gets none: a block would save no load);
+      halved (the outer one first) while fewer than `min-invocations`
+      iterations would remain or more than `max-accumulators` accumulators
+      would be live; and only when at most `max-reduction-loops` of its
+      reduction loops have more than one iteration (matmuls and 1x1
+      convolutions: a 3x3 convolution's window ran slower with register
+      tiles than without on the H200, docs/Performance.md). A nest that
+      would keep all ones gets no attribute.
+    - `plaidml.gpu.workgroup_size = array<i64: ...>`, one tile size per
+      dimension of the ranges left after the register tile
+      (`ceildiv(N, R)`): the innermost (up to three) dimensions sharing at
+      most the module's `plaidml.target` `max_workgroup_size` invocations
+      (256 without a target), powers of two, the third one at most 64
+      (Vulkan's guaranteed z limit), and grids of at most 65535 workgroups
+      per mapped dimension.
+
+    An `affine.parallel` that already has a workgroup size is left alone; a
+    register tile set by hand is kept and the workgroup chosen for it, so
+    tests can set either. With `remarks=1` every nest gets a remark saying
+    what was chosen, or why it has no register tile.
 
     Every maximal run of other top-level operations with effects (an
     `affine.for` nest whose sink is not a projected permutation, scalar
@@ -33,6 +58,51 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
     constants and the return stay on the host. A top-level `memref.copy`
     (an output aliasing an input) first becomes an elementwise
     `affine.parallel` copy, since kernels cannot call memcpy.
+  }];
+  let options = [
+    Option<"maxRegisterTile", "max-register-tile", "int64_t", "4",
+           "Largest register tile factor per dimension (1: no register "
+           "tiles)">,
+    Option<"minInvocations", "min-invocations", "int64_t", "16384",
+           "Fewest iterations (invocations) a register tile may leave">,
+    Option<"maxAccumulators", "max-accumulators", "int64_t", "64",
+           "Most accumulators one invocation may carry">,
+    Option<"maxReductionLoops", "max-reduction-loops", "int64_t", "1",
+           "Most reduction loops of more than one iteration a register-tiled "
+           "nest may have (3x3 convolutions have three)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark per nest: the schedule chosen, or why no "
+           "register tile">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::plaidml::PlaidMLDialect"];
+}
+
+def GpuRegisterTilePass
+    : Pass<"plaidml-gpu-register-tile", "mlir::func::FuncOp"> {
+  let summary = "Give each invocation of a reduction nest a block of outputs";
+  let description = [{
+    Applies the `plaidml.gpu.register_tile = array<i64: R0, ...>` that
+    `plaidml-gpu-configure` records (or a test sets) on an outermost
+    `affine.parallel` (constant bounds from 0, unit steps, no reductions)
+    whose body holds one chain of nested `affine.for` reductions with
+    `iter_args`, with copyable ops (loads, pure ops) before it and the
+    stores and fused elementwise consumers after it. Each iteration then
+    computes `R_d` outputs along each dimension `d`: the dimension's range
+    becomes `ceildiv(N_d, R_d)`, and copy `r` of the body uses the index
+    `b + r * ceildiv(N_d, R_d)` (strided, so that adjacent invocations still
+    read adjacent elements). The reduction chains of all copies are jammed
+    into one chain whose `iter_args` are all the copies' accumulators, so a
+    value loaded once serves every copy that reads it (CSE merges the
+    identical loads later). Where `R_d` does not divide `N_d`, a copy whose
+    index can leave the range uses it mod `N_d` (a valid address; the copy
+    computes a duplicate) and the code after the chain (the epilogue and
+    the stores) is guarded by an `affine.if` on the unwrapped index.
+
+    The new loop keeps the other attributes (the workgroup size, chosen for
+    the new ranges). A register tile the nest cannot take (no reduction
+    chain, other regions in the body, a wrong number of factors) is an
+    error naming the reason.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::plaidml::PlaidMLDialect"];

@@ -202,7 +202,7 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<CpuScheduleAttr>(value) &&
                       isa<affine::AffineParallelOp>(op),
                   "must be a #plaidml.cpu_schedule on an affine.parallel");
-  if (name == kGpuWorkgroupSizeAttrName) {
+  if (name == kGpuWorkgroupSizeAttrName || name == kGpuRegisterTileAttrName) {
     auto parallel = dyn_cast<affine::AffineParallelOp>(op);
     auto sizes = dyn_cast<DenseI64ArrayAttr>(value);
     if (failed(expect(parallel && sizes,

@@ -33,7 +33,8 @@ def PlaidML_Dialect : Dialect {
     | `plaidml.inputs`, `plaidml.outputs` | a `plaidml.entry` function | array of static tensor types | `convert-tile-to-affine` | `plaidml-emit-entry-points` (the manifest), plaidml-run |
     | `plaidml.requirements` | `builtin.module` | array of names, sorted | `plaidml-gpu-collect-requirements` | `plaidml-emit-entry-points` (the manifest's `requires`) |
     | `plaidml.cpu.schedule` | `affine.parallel` | `#plaidml.cpu_schedule<...>` | `plaidml-cpu-configure` | `plaidml-cpu-tile-contractions` |
-    | `plaidml.gpu.workgroup_size` | `affine.parallel` | `array<i64: ...>`, one positive size per dimension | `plaidml-gpu-configure` | `plaidml-gpu-tile-workgroups` |
+    | `plaidml.gpu.workgroup_size` | `affine.parallel` | `array<i64: ...>`, one positive size per dimension | `plaidml-gpu-configure` (for the ranges left after the register tile) | `plaidml-gpu-tile-workgroups` |
+    | `plaidml.gpu.register_tile` | `affine.parallel` | `array<i64: ...>`, one positive factor per dimension | `plaidml-gpu-configure` | `plaidml-gpu-register-tile` |
 
     The properties `plaidml.kernel_format`, `plaidml.kernel_formats`,
     `plaidml.note` and `plaidml.requirements` of a `#gpu.object` (the OpenCL kernel objects of

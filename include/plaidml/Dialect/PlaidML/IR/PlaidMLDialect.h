@@ -44,6 +44,11 @@ inline constexpr llvm::StringLiteral kCpuScheduleAttrName =
 /// dimension.
 inline constexpr llvm::StringLiteral kGpuWorkgroupSizeAttrName =
     "plaidml.gpu.workgroup_size";
+/// On an outermost affine.parallel holding a reduction: the register tile,
+/// how many outputs one invocation computes along each loop dimension
+/// (plaidml-gpu-configure chooses it, plaidml-gpu-register-tile applies it).
+inline constexpr llvm::StringLiteral kGpuRegisterTileAttrName =
+    "plaidml.gpu.register_tile";
 /// On the module, and as a property of an OpenCL kernel object: what the
 /// kernels need of the device (SPIR-V capabilities and extensions for
 /// Vulkan; OpenCL extensions, and `spirv` for SPIR-V-only kernels, for

@@ -1,0 +1,124 @@
+// The GPU schedule (plaidml-fuse-elementwise, then the register tiles that
+// plaidml-gpu-configure chooses and plaidml-gpu-register-tile applies) on
+// shapes that reach each code path, on vulkan:0 (lavapipe) and opencl:0
+// (PoCL): 4x4 tiles that divide neither output dimension (wrapped loads,
+// guarded stores) with a reduction the tile does not divide either, a
+// fused bias and relu epilogue, a GEMV (one row: a 1x4 tile), a padded
+// 3x1 convolution (a three-deep reduction chain with the padding guard
+// inside, a 2x4 tile along the columns and channels), a 3x3 convolution, an
+// elementwise chain (one kernel) and a small 37x53x29 matmul, the last three
+// left one output per invocation by the configuration. Each entry is checked against the reference
+// interpreter on the same random inputs. The shapes are the smallest that
+// leave the 16384 invocations the configuration keeps after a tile
+// (min-invocations; gpu-configure-register-tile.mlir shows the choice on
+// smaller nests), with short reductions so that lavapipe and PoCL finish
+// quickly.
+//
+// The choices, as remarks:
+// RUN: plaidml-opt %s -split-input-file -tile-compute-bounds -convert-tile-to-affine \
+// RUN:   -plaidml-fuse-elementwise -plaidml-gpu-configure=remarks=1 -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REMARK
+// REMARK: register tile 4x4 (16 outputs per invocation), workgroup 2x128 over 128x128
+// REMARK: register tile 4x4 (16 outputs per invocation), workgroup 1x256 over 129x130
+// REMARK: register tile 1x4 (4 outputs per invocation), workgroup 1x256 over 1x16385
+// REMARK: register tile 1x1x2x4 (8 outputs per invocation), workgroup 1x1x32x8 over 1x67x34x8
+// REMARK: no register tile: 3 reduction loops of more than one iteration (a window): at most 1
+// REMARK: no register tile: no reduction loop
+// REMARK: no register tile: too few iterations (1961) to leave 16384 after a block
+//
+// RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
+// RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
+// RUN:   --device vulkan:0 matmul_odd matmul_bias_relu gemv conv_same \
+// RUN:   conv3x3 chain matmul_small | FileCheck %s %}
+// RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
+// RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \
+// RUN:   --device opencl:0 matmul_odd matmul_bias_relu gemv conv_same \
+// RUN:   conv3x3 chain matmul_small | FileCheck %s %}
+// CHECK: PASS matmul_odd
+// CHECK: PASS matmul_bias_relu
+// CHECK: PASS gemv
+// CHECK: PASS conv_same
+// CHECK: PASS conv3x3
+// CHECK: PASS chain
+// CHECK: PASS matmul_small
+
+func.func @matmul_odd(%A: tensor<509x29xf32>, %B: tensor<29x511xf32>) -> tensor<509x511xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<509x29xf32>, tensor<29x511xf32> -> tensor<509x511xf32>
+  return %C : tensor<509x511xf32>
+}
+
+// -----
+
+func.func @matmul_bias_relu(%A: tensor<515x13xf32>, %B: tensor<13x517xf32>, %bias: tensor<517xf32>) -> tensor<515x517xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<515x13xf32>, tensor<13x517xf32> -> tensor<515x517xf32>
+  %S = tile.add %C, %bias : tensor<515x517xf32>, tensor<517xf32> -> tensor<515x517xf32>
+  %R = tile.relu %S : tensor<515x517xf32>
+  return %R : tensor<515x517xf32>
+}
+
+// -----
+
+func.func @gemv(%x: tensor<1x7xf32>, %W: tensor<7x65539xf32>) -> tensor<1x65539xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %y = tile.contract add, mul, %zero, %x, %W {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<1x7xf32>, tensor<7x65539xf32> -> tensor<1x65539xf32>
+  return %y : tensor<1x65539xf32>
+}
+
+// -----
+
+// A 3x1 window padded along the rows over one input channel: a three-deep
+// reduction chain (two of its loops of one iteration, so the configuration
+// tiles it) with the padding guard inside.
+func.func @conv_same(%I: tensor<1x67x67x1xf32>, %K: tensor<3x1x1x32xf32>) -> tensor<1x67x67x32xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %O = tile.contract add, mul, %zero, %I, %K {idxs = ["n", "x", "y", "f", "i", "j", "c"],
+         sink = affine_map<(n, x, y, f, i, j, c) -> (n, x, y, f)>,
+         srcs = [affine_map<(n, x, y, f, i, j, c) -> (n, x + i - 1, y + j, c)>,
+                 affine_map<(n, x, y, f, i, j, c) -> (i, j, c, f)>]}
+       : tensor<f32>, tensor<1x67x67x1xf32>, tensor<3x1x1x32xf32> -> tensor<1x67x67x32xf32>
+  return %O : tensor<1x67x67x32xf32>
+}
+
+// A 3x3 window: not tiled (three reduction loops of more than one
+// iteration), one output per invocation.
+func.func @conv3x3(%I: tensor<1x19x21x4xf32>, %K: tensor<3x3x4x8xf32>) -> tensor<1x17x19x8xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %O = tile.contract add, mul, %zero, %I, %K {idxs = ["n", "x", "y", "f", "i", "j", "c"],
+         sink = affine_map<(n, x, y, f, i, j, c) -> (n, x, y, f)>,
+         srcs = [affine_map<(n, x, y, f, i, j, c) -> (n, x + i, y + j, c)>,
+                 affine_map<(n, x, y, f, i, j, c) -> (i, j, c, f)>]}
+       : tensor<f32>, tensor<1x19x21x4xf32>, tensor<3x3x4x8xf32> -> tensor<1x17x19x8xf32>
+  return %O : tensor<1x17x19x8xf32>
+}
+
+// -----
+
+func.func @chain(%X: tensor<257x131xf32>, %B: tensor<131xf32>) -> tensor<257x131xf32> {
+  %S = tile.add %X, %B : tensor<257x131xf32>, tensor<131xf32> -> tensor<257x131xf32>
+  %R = tile.relu %S : tensor<257x131xf32>
+  %half = tile.constant dense<0.5> : tensor<f32>
+  %H = tile.mul %R, %half : tensor<257x131xf32>, tensor<f32> -> tensor<257x131xf32>
+  return %H : tensor<257x131xf32>
+}
+
+// -----
+
+func.func @matmul_small(%A: tensor<37x29xf32>, %B: tensor<29x53xf32>) -> tensor<37x53xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<37x29xf32>, tensor<29x53xf32> -> tensor<37x53xf32>
+  return %C : tensor<37x53xf32>
+}
