@@ -195,7 +195,10 @@ def run(args):
             have_torch = False
     rows, failed = [], False
     steps = TRAIN_IMAGES // TRAIN_BATCH
+    only = [n for n in args.only.split(",") if n]
     for p in manifest["programs"]:
+        if only and p["name"] not in only:
+            continue
         times = {}
         for api, artifact in p["artifacts"].items():
             ms, err = run_plaidml(runner, os.path.join(args.dir, artifact), devices[api],
@@ -244,6 +247,7 @@ def main():
     r.add_argument("--vulkan-device", default="vulkan:0")
     r.add_argument("--opencl-device", default="opencl:1")
     r.add_argument("--no-torch", action="store_true")
+    r.add_argument("--only", default="", help="comma-separated program names")
     args = parser.parse_args()
     return prepare(args) if args.command == "prepare" else run(args)
 
