@@ -17,7 +17,9 @@
 #include "mlir/Pass/PassManager.h"
 
 void mlir::plaidml::buildTileToAffinePipeline(OpPassManager &pm) {
-  pm.addNestedPass<func::FuncOp>(tile::createTileComputeBoundsPass());
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(tile::createTileComputeBoundsPass());
+  fpm.addPass(tile::createTileOutputStationaryPass());
   pm.addPass(createConvertTileToAffinePass());
 }
 

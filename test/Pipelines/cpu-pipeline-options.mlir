@@ -13,7 +13,8 @@
 
 // FULL:      builtin.module(
 // FULL-NEXT:   func.func(
-// FULL-NEXT:     tile-compute-bounds
+// FULL-NEXT:     tile-compute-bounds,
+// FULL-NEXT:     tile-output-stationary
 // FULL-NEXT:   ),
 // FULL-NEXT:   convert-tile-to-affine,
 // FULL-NEXT:   plaidml-attach-target{{{.*}}cpu=x86-64 device=cpu {{.*}}},

@@ -14,8 +14,16 @@
 // Otherwise (assign, or a sink that may map distinct points to one
 // element) the output is filled with the init and the box is visited by a
 // nest that loads, aggregates and stores per point: an outer affine.parallel
-// over the sink's indices when they are distinct, sequential affine.for
+// over the indices the sink maps injectively (below), sequential affine.for
 // loops for the rest.
+//
+// Indices whose range is a single value are folded into the sink where they
+// appear inside a compound expression (`g + c` with c in [0, 0] becomes `g`),
+// so a depthwise convolution's sink is a permutation again; a result that is
+// the index alone (batch 1) stays. In the load/aggregate/store form, every
+// sink result `d` or `d + constant` over distinct indices d makes d parallel:
+// two points that differ in d write different output elements, so padding
+// (`O[h + 1] = I[h]`) and offset copies run in parallel too.
 //
 // The constraints tile-compute-bounds left in `cons` (those the box does not
 // imply) guard the aggregation with affine.if. The body loads the inputs
@@ -29,6 +37,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IntegerSet.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::plaidml;
@@ -97,18 +106,57 @@ Value buildAggregation(OpBuilder &b, Location loc, ContractionOp op,
                      outType);
 }
 
+/// The sink the nest stores through: `op`'s sink with every index of a
+/// single-value range (lbs[d] == ubs[d]) replaced by that value inside
+/// compound results. A result that is such an index alone keeps it, so a
+/// permutation sink stays one.
+AffineMap getLoweringSink(ContractionOp op, ArrayRef<int64_t> lbs,
+                          ArrayRef<int64_t> ubs) {
+  AffineMap sink = op.getSink();
+  MLIRContext *ctx = op.getContext();
+  SmallVector<AffineExpr> dimValues;
+  for (unsigned d = 0; d < sink.getNumDims(); ++d)
+    dimValues.push_back(lbs[d] == ubs[d] ? getAffineConstantExpr(lbs[d], ctx)
+                                         : getAffineDimExpr(d, ctx));
+  SmallVector<AffineExpr> results;
+  for (AffineExpr e : sink.getResults())
+    results.push_back(isa<AffineDimExpr>(e) ? e : e.replaceDims(dimValues));
+  return AffineMap::get(sink.getNumDims(), sink.getNumSymbols(), results, ctx);
+}
+
 /// True when each output element is reduced by one sequential nest of its
 /// own: the sink names distinct indices (so those run in parallel) and the
 /// aggregation combines values (assign writes, it does not reduce).
-bool isRegisterReduction(ContractionOp op) {
+bool isRegisterReduction(ContractionOp op, AffineMap sink) {
   return op.getAgg() != AggregationKind::assign &&
-         op.getSink().isProjectedPermutation();
+         sink.isProjectedPermutation();
 }
 
-/// True when the index box visits every element of an output of `shape`.
-bool coversOutput(ContractionOp op, ArrayRef<int64_t> shape,
+/// The indices that may run in parallel in the load/aggregate/store form,
+/// in output order: those of the results `d` or `d + constant`, each index
+/// once. Distinct values of such an index write distinct output elements.
+SmallVector<unsigned> getInjectiveSinkDims(AffineMap sink) {
+  SmallVector<unsigned> dims;
+  llvm::SmallBitVector seen(sink.getNumDims());
+  for (AffineExpr e : sink.getResults()) {
+    if (auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+        sum && sum.getKind() == AffineExprKind::Add &&
+        isa<AffineConstantExpr>(sum.getRHS()))
+      e = sum.getLHS();
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || seen.test(dim.getPosition()))
+      continue;
+    seen.set(dim.getPosition());
+    dims.push_back(dim.getPosition());
+  }
+  return dims;
+}
+
+/// True when the index box visits every element of an output of `shape`
+/// through the permutation sink `sink`.
+bool coversOutput(AffineMap sink, ArrayRef<int64_t> shape,
                   ArrayRef<int64_t> lbs, ArrayRef<int64_t> ubs) {
-  for (auto [pos, e] : llvm::enumerate(op.getSink().getResults())) {
+  for (auto [pos, e] : llvm::enumerate(sink.getResults())) {
     unsigned d = cast<AffineDimExpr>(e).getPosition();
     if (lbs[d] != 0 || ubs[d] + 1 != shape[pos])
       return false;
@@ -175,8 +223,9 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
     Type initType = getTileElementType(op.getInit());
     AffineMap initMap = getBroadcastMap(
         cast<MemRefType>(init.getType()).getShape(), shape, ctx);
-    bool reduceInRegisters = !empty && isRegisterReduction(op);
-    if (!reduceInRegisters || !coversOutput(op, shape, lbs, ubs))
+    AffineMap sink = getLoweringSink(op, lbs, ubs);
+    bool reduceInRegisters = !empty && isRegisterReduction(op, sink);
+    if (!reduceInRegisters || !coversOutput(sink, shape, lbs, ubs))
       buildParallelNest(
           rewriter, loc, shape, [&](OpBuilder &b, Location l, ValueRange ivs) {
             Value v = affine::AffineLoadOp::create(b, l, init, initMap, ivs);
@@ -185,10 +234,10 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
           });
 
     if (reduceInRegisters)
-      buildRegisterReduction(rewriter, op, adaptor, out, outType, initMap, lbs,
-                             ubs);
+      buildRegisterReduction(rewriter, op, adaptor, sink, out, outType,
+                             initMap, lbs, ubs);
     else if (!empty)
-      buildIndexSpace(rewriter, op, adaptor, out, outType, lbs, ubs);
+      buildIndexSpace(rewriter, op, adaptor, sink, out, outType, lbs, ubs);
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -207,13 +256,12 @@ private:
   /// `cons` guards the aggregation with an affine.if yielding %acc where the
   /// point is invalid.
   void buildRegisterReduction(ConversionPatternRewriter &rewriter,
-                              ContractionOp op, OpAdaptor adaptor, Value out,
-                              Type outType, AffineMap initMap,
-                              ArrayRef<int64_t> lbs,
+                              ContractionOp op, OpAdaptor adaptor,
+                              AffineMap sink, Value out, Type outType,
+                              AffineMap initMap, ArrayRef<int64_t> lbs,
                               ArrayRef<int64_t> ubs) const {
     Location loc = op.getLoc();
     unsigned numIdxs = op.getNumIdxs();
-    AffineMap sink = op.getSink();
     SmallVector<unsigned> parallelDims;
     for (AffineExpr e : sink.getResults())
       parallelDims.push_back(cast<AffineDimExpr>(e).getPosition());
@@ -270,18 +318,15 @@ private:
   }
 
   void buildIndexSpace(ConversionPatternRewriter &rewriter, ContractionOp op,
-                       OpAdaptor adaptor, Value out, Type outType,
-                       ArrayRef<int64_t> lbs, ArrayRef<int64_t> ubs) const {
+                       OpAdaptor adaptor, AffineMap sink, Value out,
+                       Type outType, ArrayRef<int64_t> lbs,
+                       ArrayRef<int64_t> ubs) const {
     Location loc = op.getLoc();
     unsigned numIdxs = op.getNumIdxs();
-    AffineMap sink = op.getSink();
 
-    // Dimensions the sink maps one-to-one to output coordinates run in
+    // Dimensions the sink maps injectively to output coordinates run in
     // parallel (outer, in output order); the rest run sequentially.
-    SmallVector<unsigned> parallelDims;
-    if (sink.isProjectedPermutation())
-      for (AffineExpr e : sink.getResults())
-        parallelDims.push_back(cast<AffineDimExpr>(e).getPosition());
+    SmallVector<unsigned> parallelDims = getInjectiveSinkDims(sink);
     SmallVector<Value> ivs(numIdxs);
     OpBuilder::InsertionGuard guard(rewriter);
     buildSinkParallel(rewriter, loc, parallelDims, lbs, ubs, ivs);

@@ -88,12 +88,13 @@ func.func @shifted_bounds(%I: tensor<8xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A sink that is not a projected permutation (a repeated dim, a constant):
-// two points may write one element, so every dim is a sequential affine.for.
+// A sink that is not a projected permutation: each result that is an index
+// alone or an index plus a constant makes that index parallel (distinct
+// values write distinct elements), once per index; the other indices are
+// sequential affine.for loops inside.
 
 // CHECK-LABEL: func.func @diagonal_sink
-// CHECK-NOT: affine.parallel (%{{.*}}) = (0) to (3)
-// CHECK: affine.for %[[I:.*]] = 0 to 3 {
+// CHECK: affine.parallel (%[[I:.*]]) = (0) to (3) {
 // CHECK-NEXT: %[[V:.*]] = affine.load %{{.*}}[%[[I]]] : memref<3xi32>
 // CHECK-NEXT: affine.store %[[V]], %{{.*}}[%[[I]], %[[I]]] : memref<3x3xi32>
 func.func @diagonal_sink(%x: tensor<3xsi32>) -> tensor<3x3xsi32> {
@@ -106,7 +107,7 @@ func.func @diagonal_sink(%x: tensor<3xsi32>) -> tensor<3x3xsi32> {
 }
 
 // CHECK-LABEL: func.func @constant_in_sink
-// CHECK: affine.for %[[I:.*]] = 0 to 3 {
+// CHECK: affine.parallel (%[[I:.*]]) = (0) to (3) {
 // CHECK: affine.store %{{.*}}, %{{.*}}[0, %[[I]]] : memref<2x3xf32>
 func.func @constant_in_sink(%x: tensor<3xf32>) -> tensor<2x3xf32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
@@ -115,6 +116,62 @@ func.func @constant_in_sink(%x: tensor<3xf32>) -> tensor<2x3xf32> {
          lower_bounds = array<i64: 0>, upper_bounds = array<i64: 2>}
        : tensor<f32>, tensor<3xf32> -> tensor<2x3xf32>
   return %d : tensor<2x3xf32>
+}
+
+// Padding: `O[h + 1, w + 2] = I[h, w]` writes distinct elements for
+// distinct (h, w), so both are parallel after the init fill.
+
+// CHECK-LABEL: func.func @pad_sink
+// CHECK: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (5, 7) {
+// CHECK: affine.parallel (%[[H:.*]], %[[W:.*]]) = (0, 0) to (3, 3) {
+// CHECK-NEXT: %[[V:.*]] = affine.load %{{.*}}[%[[H]], %[[W]]] : memref<3x3xf32>
+// CHECK-NEXT: affine.store %[[V]], %{{.*}}[%[[H]] + 1, %[[W]] + 2] : memref<5x7xf32>
+func.func @pad_sink(%x: tensor<3x3xf32>) -> tensor<5x7xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %p = tile.contract assign, none, %zero, %x {
+         sink = affine_map<(h, w) -> (h + 1, w + 2)>,
+         srcs = [affine_map<(h, w) -> (h, w)>],
+         lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 2, 2>}
+       : tensor<f32>, tensor<3x3xf32> -> tensor<5x7xf32>
+  return %p : tensor<5x7xf32>
+}
+
+// A windowed sum `O[i + k] += I[i, k]`: two points write one element, so
+// nothing is parallel and the read-modify-write runs in order.
+
+// CHECK-LABEL: func.func @window_sink
+// CHECK-NOT: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (3, 2)
+// CHECK: affine.for %[[I:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[OLD:.*]] = affine.load %{{.*}}[%[[I]] + %[[K]]] : memref<4xf32>
+func.func @window_sink(%x: tensor<3x2xf32>) -> tensor<4xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %w = tile.contract add, none, %zero, %x {
+         sink = affine_map<(i, k) -> (i + k)>,
+         srcs = [affine_map<(i, k) -> (i, k)>],
+         lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 2, 1>}
+       : tensor<f32>, tensor<3x2xf32> -> tensor<4xf32>
+  return %w : tensor<4xf32>
+}
+
+// A depthwise convolution's output channel `g + c` with `c` of range 1 is
+// `g`: the sink is a permutation again and the nest reduces in registers.
+// A result that is a unit index alone (the batch `n`) stays.
+
+// CHECK-LABEL: func.func @unit_index_sink
+// CHECK: affine.parallel (%[[N:.*]], %[[X:.*]], %[[G:.*]]) = (0, 0, 0) to (1, 4, 8) {
+// CHECK: affine.for %{{.*}} = 0 to 1 iter_args
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 iter_args
+// CHECK: affine.store %{{.*}}, %{{.*}}[%[[N]], %[[X]], %[[G]]] : memref<1x4x8xf32>
+func.func @unit_index_sink(%I: tensor<1x6x8xf32>, %F: tensor<3x8x1xf32>) -> tensor<1x4x8xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %O = tile.contract add, mul, %zero, %I, %F {idxs = ["n", "x", "g", "c", "k"],
+         sink = affine_map<(n, x, g, c, k) -> (n, x, g + c)>,
+         srcs = [affine_map<(n, x, g, c, k) -> (n, x + k, g + c)>,
+                 affine_map<(n, x, g, c, k) -> (k, g, c)>],
+         lower_bounds = array<i64: 0, 0, 0, 0, 0>, upper_bounds = array<i64: 0, 3, 7, 0, 2>}
+       : tensor<f32>, tensor<1x6x8xf32>, tensor<3x8x1xf32> -> tensor<1x4x8xf32>
+  return %O : tensor<1x4x8xf32>
 }
 
 // A full reduction to a scalar has no parallel dims.

@@ -280,3 +280,18 @@ mlir::plaidml::tile::computeContractionBounds(ContractionOp op) {
     result.cons = IntegerSet::get(numIdxs, 0, kept, keptEq);
   return result;
 }
+
+FailureOr<ContractionBounds>
+mlir::plaidml::tile::recordContractionBounds(ContractionOp op) {
+  FailureOr<ContractionBounds> bounds = computeContractionBounds(op);
+  if (failed(bounds))
+    return failure();
+  MLIRContext *ctx = op.getContext();
+  op.setLowerBoundsAttr(DenseI64ArrayAttr::get(ctx, bounds->lower));
+  op.setUpperBoundsAttr(DenseI64ArrayAttr::get(ctx, bounds->upper));
+  if (bounds->cons)
+    op.setConsAttr(IntegerSetAttr::get(bounds->cons));
+  else
+    op.removeConsAttr();
+  return bounds;
+}

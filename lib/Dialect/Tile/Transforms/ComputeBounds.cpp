@@ -2,7 +2,7 @@
 //
 // tile-compute-bounds: records on every tile.contract the box its indices
 // range over and the constraints left to check inside it, as computed by
-// computeContractionBounds (Dialect/Tile/Analysis). The pass only applies the
+// recordContractionBounds (Dialect/Tile/Analysis). The pass only applies the
 // analysis and reports: an error per unbounded index, a warning for a
 // contraction without a valid point.
 //
@@ -22,18 +22,11 @@ struct TileComputeBoundsPass
   void runOnOperation() override {
     bool failedAny = false;
     getOperation()->walk([&](ContractionOp op) {
-      FailureOr<ContractionBounds> bounds = computeContractionBounds(op);
+      FailureOr<ContractionBounds> bounds = recordContractionBounds(op);
       if (failed(bounds)) {
         failedAny = true;
         return;
       }
-      MLIRContext *ctx = op.getContext();
-      op.setLowerBoundsAttr(DenseI64ArrayAttr::get(ctx, bounds->lower));
-      op.setUpperBoundsAttr(DenseI64ArrayAttr::get(ctx, bounds->upper));
-      if (bounds->cons)
-        op.setConsAttr(IntegerSetAttr::get(bounds->cons));
-      else
-        op.removeConsAttr();
       if (bounds->empty)
         op.emitWarning("contraction has no valid index point; its result is "
                        "its init");

@@ -42,6 +42,12 @@ struct ContractionBounds {
 /// valid points gets the empty box even if some index is unconstrained.
 FailureOr<ContractionBounds> computeContractionBounds(ContractionOp op);
 
+/// computeContractionBounds, recorded on `op`: its `lower_bounds`,
+/// `upper_bounds` and `cons` (removed when the box implies every
+/// constraint) become the result's. What tile-compute-bounds does per op,
+/// and what a pass that rewrites a contraction's maps calls to tighten them.
+FailureOr<ContractionBounds> recordContractionBounds(ContractionOp op);
+
 } // namespace mlir::plaidml::tile
 
 #endif // PLAIDML_DIALECT_TILE_ANALYSIS_CONTRACTIONBOUNDS_H

@@ -46,6 +46,35 @@ def TileComputeBoundsPass : Pass<"tile-compute-bounds"> {
   }];
 }
 
+def TileOutputStationaryPass : Pass<"tile-output-stationary"> {
+  let summary = "Make windowed reduction sinks plain indices by a change of variables";
+  let description = [{
+    A reduction (any aggregation but `assign`) whose sink result is a sum
+    such as `h + kh` sends many index points to one output element, so it
+    can only be lowered as a sequential nest. For each such result, this
+    pass substitutes `h = y - kh` everywhere (`y` takes `h`'s slot, the
+    sink result becomes `y`) and adds `lb(h) <= y - kh <= ub(h)` to `cons`,
+    which keeps exactly the old index points: each output element becomes
+    one reduction over the window, lowered in parallel over the output.
+    The index eliminated has coefficient 1, appears in no other sink result
+    and has the widest range among the result's indices; results without
+    one (a strided `2 * h + kh`) stay. Needs the bounds of
+    `tile-compute-bounds` (ops without them are left alone) and tightens the
+    rewritten ops' bounds and constraints the same way.
+
+    Input (the input gradient of a 1-D convolution):
+    ```mlir
+    %dI = tile.contract add, mul, %zero, %dO, %F {idxs = ["x", "k"],
+            sink = affine_map<(x, k) -> (x + k)>,
+            srcs = [affine_map<(x, k) -> (x)>, affine_map<(x, k) -> (k)>],
+            lower_bounds = array<i64: 0, 0>, upper_bounds = array<i64: 5, 2>}
+          : tensor<f32>, tensor<6xf32>, tensor<3xf32> -> tensor<8xf32>
+    ```
+    Output: `sink = (x, k) -> (x)`, `srcs = [(x, k) -> (x - k), (x, k) -> (k)]`,
+    bounds `[0, 0]..[7, 2]` and `cons = (x - k >= 0, -x + k + 5 >= 0)`.
+  }];
+}
+
 def TileAppendGradientsPass : Pass<"tile-append-gradients", "::mlir::func::FuncOp"> {
   let summary = "Return the gradients of a function's first result";
   let description = [{
