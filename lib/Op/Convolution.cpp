@@ -4,8 +4,8 @@
 // lenses present NCX inputs and OIX filters in that order, and the output
 // is a contraction through the input's lens, so it is stored in the input's
 // layout. Groups split the channels with two indices (group g and channel j
-// within it). Padding is an explicit zero pad of the input (a cheap copy)
-// followed by a convolution without padding: with implicit padding (reads
+// within it). Padding is an explicit zero pad of the input in its own layout
+// (a cheap copy) followed by a convolution without padding: with implicit padding (reads
 // outside the input being invalid points) every reduction step carries a
 // bounds guard, which the CPU code generator cannot block or vectorize
 // (ResNet-50's 3x3 convolutions ran 20-50x slower).
@@ -151,8 +151,21 @@ Tensor plaidml::op::convolution(const Tensor &input, const Tensor &filter,
     outIdx.push_back(x[i]);
     outShape.emplace_back(s.output);
   }
-  if (padded)
-    in = pad(in, zeroPads, PadMode::Constant, 0.0);
+  auto [source, nxc] = layoutStrings(o.layout, rank);
+  if (padded) {
+    // Pad in the input's own layout: the output is stored in that layout
+    // too, so the convolution reads the padded copy along the dimension it
+    // writes contiguously (the width of an NCX convolution), which the CPU
+    // code generator vectorizes. Padded in NXC order, an NCX convolution
+    // read the width with a stride of the channel count and ran scalar.
+    std::vector<int64_t> sourcePads(2 * rank, 0);
+    for (int64_t i = 0; i < rank; ++i) {
+      size_t pos = source.find(nxc[i]);
+      sourcePads[pos] = zeroPads[i];
+      sourcePads[rank + pos] = zeroPads[rank + i];
+    }
+    in = toNXC(pad(input, sourcePads, PadMode::Constant, 0.0), o.layout);
+  }
   TensorIndex outChannel = g == 1 ? j : grp * cog + j;
   inIdx.push_back(g == 1 ? in_ci : grp * cig + in_ci);
   fIdx.push_back(in_ci);
@@ -160,7 +173,6 @@ Tensor plaidml::op::convolution(const Tensor &input, const Tensor &filter,
   outIdx.push_back(outChannel);
   outShape.emplace_back(co);
 
-  auto [source, nxc] = layoutStrings(o.layout, rank);
   Contraction c(edsl::TensorLens(source, nxc), "conv");
   c.outShape(outShape).outAccess(outIdx).sum(in(inIdx)*f(fIdx));
   if (g != 1)

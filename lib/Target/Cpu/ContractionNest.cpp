@@ -141,6 +141,12 @@ private:
       return fail("the store does not name every parallel index");
     SmallVector<unsigned> dims;
     for (AffineExpr e : map.getResults()) {
+      // A constant offset (a padded output: the pad copy fused into the
+      // nest writes at `h + 1`) moves the stores, not the blocking.
+      if (auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+          sum && sum.getKind() == AffineExprKind::Add &&
+          isa<AffineConstantExpr>(sum.getRHS()))
+        e = sum.getLHS();
       auto dim = dyn_cast<AffineDimExpr>(e);
       if (!dim)
         return fail("the store's coordinates are not parallel indices");

@@ -55,6 +55,29 @@ func.func @depthwise(%i: memref<1x30x30x32xf32>, %k: memref<3x3x32xf32>, %o: mem
 
 // -----
 
+// An NCHW convolution whose padding copy for the next convolution was fused
+// into it: the store writes at (h + 1, w + 1) of the padded buffer. The
+// offsets move the stores only; the vector dimension is still w.
+// CHECK-LABEL: func.func @padded_store
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16,
+func.func @padded_store(%i: memref<1x8x32x32xf32>, %k: memref<8x8xf32>, %o: memref<1x8x34x34xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule: }}
+  affine.parallel (%n, %c, %h, %w) = (0, 0, 0, 0) to (1, 8, 32, 32) {
+    %r = affine.for %ci = 0 to 8 iter_args(%a = %zero) -> (f32) {
+      %x = affine.load %i[%n, %ci, %h, %w] : memref<1x8x32x32xf32>
+      %y = affine.load %k[%c, %ci] : memref<8x8xf32>
+      %p = arith.mulf %x, %y : f32
+      %t = arith.addf %a, %p : f32
+      affine.yield %t : f32
+    }
+    affine.store %r, %o[%n, %c, %h + 1, %w + 1] : memref<1x8x34x34xf32>
+  }
+  return
+}
+
+// -----
+
 // Nests it leaves alone, each with the reason.
 // CHECK-LABEL: func.func @unscheduled
 // CHECK-NOT: plaidml.cpu.schedule
