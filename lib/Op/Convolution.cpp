@@ -5,10 +5,10 @@
 // is a contraction through the input's lens, so it is stored in the input's
 // layout. Groups split the channels with two indices (group g and channel j
 // within it). Padding is an explicit zero pad of the input in its own layout
-// (a cheap copy) followed by a convolution without padding: with implicit padding (reads
-// outside the input being invalid points) every reduction step carries a
-// bounds guard, which the CPU code generator cannot block or vectorize
-// (ResNet-50's 3x3 convolutions ran 20-50x slower).
+// (a cheap copy) followed by a convolution without padding: with implicit
+// padding (reads outside the input being invalid points) every reduction step
+// carries a bounds guard, which the CPU code generator cannot block or
+// vectorize (ResNet-50's 3x3 convolutions ran 20-50x slower).
 //
 //===----------------------------------------------------------------------===//
 

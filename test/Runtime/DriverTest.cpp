@@ -143,6 +143,38 @@ TEST(Device, CpuBuffersAndQueue) {
             "the cpu driver has no option 'kernel-format' (it takes none)");
 }
 
+/// A GPU device keeps the memory of a freed buffer for the next buffer of
+/// that size: the new buffer is a buffer of its own (its own handle, its
+/// own data), whatever the old one held, and buffers of other sizes and
+/// several live buffers of one size do not share memory.
+void checkBufferReuse(Device &device) {
+  const size_t bytes = 256;
+  auto fill = [&](Buffer &buffer, int32_t base) {
+    std::vector<int32_t> values(bytes / 4);
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = base + static_cast<int32_t>(i);
+    ASSERT_TRUE(device.write(buffer, 0, values.data(), bytes).ok());
+  };
+  auto check = [&](const Buffer &buffer, int32_t base) {
+    ASSERT_TRUE((*device.submit())->wait().ok());
+    std::vector<int32_t> back(bytes / 4, -1);
+    ASSERT_TRUE(device.read(buffer, 0, back.data(), bytes).ok());
+    for (size_t i = 0; i < back.size(); ++i)
+      ASSERT_EQ(back[i], base + static_cast<int32_t>(i)) << "element " << i;
+  };
+  for (int round = 0; round < 3; ++round) {
+    std::unique_ptr<Buffer> a = std::move(*device.allocateBuffer(bytes));
+    std::unique_ptr<Buffer> b = std::move(*device.allocateBuffer(bytes));
+    std::unique_ptr<Buffer> c = std::move(*device.allocateBuffer(bytes + 4));
+    EXPECT_NE(a->getBinding(), b->getBinding());
+    fill(*a, 1000 * round);
+    fill(*b, 1000 * round + 100);
+    check(*a, 1000 * round);
+    check(*b, 1000 * round + 100);
+    EXPECT_EQ(c->size(), bytes + 4);
+  }
+}
+
 /// Every GPU device of this machine, through the public interface; a
 /// buffer of one device is refused by another.
 TEST(Device, GpuBuffersAndQueue) {
@@ -155,6 +187,7 @@ TEST(Device, GpuBuffersAndQueue) {
     ASSERT_TRUE(device.ok()) << device.message();
     EXPECT_EQ((*device)->getInfo().description, info.description);
     checkBuffers(**device);
+    checkBufferReuse(**device);
     StatusOr<std::unique_ptr<Buffer>> foreign = cpu->allocateBuffer(16);
     ASSERT_TRUE(foreign.ok());
     int32_t value = 1;

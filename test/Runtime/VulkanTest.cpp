@@ -176,6 +176,40 @@ TEST(Vulkan, RoundTripThroughStaging) {
   roundTrip(**device);
 }
 
+/// Uploads through staging memory: several in one batch (more than one
+/// staging chunk of 8 MiB, one larger than a chunk), each landing in its
+/// own buffer, and again after synchronize() reuses the chunks.
+TEST(Vulkan, ManyUploadsThroughStaging) {
+  SKIP_WITHOUT_VULKAN();
+  StatusOr<std::shared_ptr<VulkanDevice>> device =
+      VulkanDevice::create(0, /*forceStaging=*/true);
+  ASSERT_TRUE(device.ok()) << device.message();
+  const std::vector<size_t> sizes = {3u << 20, 5u << 20, 13, 3u << 20,
+                                     20u << 20};
+  for (int round = 0; round < 2; ++round) {
+    std::vector<std::unique_ptr<VulkanBuffer>> buffers;
+    std::vector<std::vector<uint8_t>> data;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      std::vector<uint8_t> bytes(sizes[i]);
+      for (size_t j = 0; j < bytes.size(); ++j)
+        bytes[j] = static_cast<uint8_t>(j * 7 + i * 31 + round);
+      StatusOr<std::unique_ptr<VulkanBuffer>> buffer =
+          (*device)->createBuffer(bytes.size());
+      ASSERT_TRUE(buffer.ok()) << buffer.message();
+      ASSERT_TRUE((*device)->upload(**buffer, bytes.data(), bytes.size()).ok());
+      buffers.push_back(std::move(*buffer));
+      data.push_back(std::move(bytes));
+    }
+    ASSERT_TRUE((*device)->synchronize().ok());
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      std::vector<uint8_t> back(sizes[i]);
+      ASSERT_TRUE(
+          (*device)->download(*buffers[i], back.data(), back.size()).ok());
+      EXPECT_TRUE(back == data[i]) << "buffer " << i << ", round " << round;
+    }
+  }
+}
+
 static void runAdd(VulkanDevice &device) {
   std::vector<uint32_t> words = kernelWords("add");
   if (words.empty())

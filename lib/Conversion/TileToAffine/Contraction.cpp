@@ -234,8 +234,8 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
           });
 
     if (reduceInRegisters)
-      buildRegisterReduction(rewriter, op, adaptor, sink, out, outType,
-                             initMap, lbs, ubs);
+      buildRegisterReduction(rewriter, op, adaptor, sink, out, outType, initMap,
+                             lbs, ubs);
     else if (!empty)
       buildIndexSpace(rewriter, op, adaptor, sink, out, outType, lbs, ubs);
     rewriter.replaceOp(op, out);

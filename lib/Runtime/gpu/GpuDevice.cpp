@@ -2,7 +2,10 @@
 //
 // GpuDevice over a GpuBackend: buffers with handles (PROT_NONE
 // reservations, docs/ABI.md section 6), copies and submission (executables:
-// GpuProgram.cpp); GpuDriver opens each device of a backend once.
+// GpuProgram.cpp); GpuDriver opens each device of a backend once. Freed
+// buffers keep their device memory for the next allocation of the same size
+// (up to GpuDevice::kMaxSpareBytes), so a program's temporaries cost no
+// device allocation after its first call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +23,7 @@ using namespace plaidml::rt;
 
 GpuBuffer::~GpuBuffer() {
   if (device)
-    device->forget(handle);
+    device->release(handle, std::move(buffer), std::max<size_t>(bytes, 4));
   if (handle)
     munmap(handle, reserved);
 }
@@ -33,7 +36,7 @@ GpuDevice::GpuDevice(std::unique_ptr<GpuBackend> backend, DeviceInfo info)
 StatusOr<std::unique_ptr<Buffer>> GpuDevice::allocateBuffer(size_t bytes) {
   // Vulkan has no empty buffers; an empty tensor still gets a handle.
   StatusOr<std::unique_ptr<GpuBackendBuffer>> made =
-      backend->createBuffer(bytes == 0 ? 4 : bytes);
+      obtain(std::max<size_t>(bytes, 4));
   if (!made.ok())
     return made.status();
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -55,9 +58,45 @@ StatusOr<std::unique_ptr<Buffer>> GpuDevice::allocateBuffer(size_t bytes) {
   return std::unique_ptr<Buffer>(std::move(buffer));
 }
 
-void GpuDevice::forget(void *handle) {
-  std::lock_guard<std::mutex> lock(mu);
-  buffers.erase(reinterpret_cast<uintptr_t>(handle));
+void GpuDevice::release(void *handle, std::unique_ptr<GpuBackendBuffer> buffer,
+                        size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    buffers.erase(reinterpret_cast<uintptr_t>(handle));
+    if (buffer && spareBytes + bytes <= kMaxSpareBytes) {
+      spare.emplace(bytes, std::move(buffer));
+      spareBytes += bytes;
+    }
+  }
+  buffer.reset(); // Not kept: destroyed outside the lock.
+}
+
+StatusOr<std::unique_ptr<GpuBackendBuffer>> GpuDevice::obtain(size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = spare.find(bytes);
+    if (it != spare.end()) {
+      std::unique_ptr<GpuBackendBuffer> buffer = std::move(it->second);
+      spare.erase(it);
+      spareBytes -= bytes;
+      return buffer;
+    }
+  }
+  StatusOr<std::unique_ptr<GpuBackendBuffer>> made =
+      backend->createBuffer(bytes);
+  if (made.ok())
+    return made;
+  // Out of memory, perhaps because of the spare buffers: free them, retry.
+  std::multimap<size_t, std::unique_ptr<GpuBackendBuffer>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    dropped.swap(spare);
+    spareBytes = 0;
+  }
+  if (dropped.empty())
+    return made;
+  dropped.clear();
+  return backend->createBuffer(bytes);
 }
 
 GpuBuffer *GpuDevice::lookup(const void *pointer, size_t &offset) {

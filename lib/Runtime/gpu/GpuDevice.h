@@ -78,15 +78,30 @@ public:
   StatusOr<GpuBuffer *> ownRange(const Buffer &buffer, const std::string &what,
                                  size_t offset, size_t bytes);
 
+  /// The most bytes that freed buffers keep for reuse.
+  static constexpr size_t kMaxSpareBytes = size_t(1) << 30;
+
 private:
   friend class GpuBuffer;
-  void forget(void *handle);
+  /// Forgets the handle of a freed GpuBuffer and keeps its backend buffer
+  /// of `bytes` (as allocated) for the next allocation of that size, while
+  /// the spare buffers stay within kMaxSpareBytes.
+  void release(void *handle, std::unique_ptr<GpuBackendBuffer> buffer,
+               size_t bytes);
+  /// A backend buffer of `bytes`: a spare one of that size, else a new one
+  /// (after dropping every spare buffer when the first try fails).
+  StatusOr<std::unique_ptr<GpuBackendBuffer>> obtain(size_t bytes);
 
   std::unique_ptr<GpuBackend> backend;
   DeviceInfo info;
   std::mutex mu;
   /// Handle range start -> buffer.
   std::map<uintptr_t, GpuBuffer *> buffers;
+  /// Backend buffers of freed GpuBuffers by size (a program's temporaries
+  /// come back with the same sizes on every call; creating device memory
+  /// costs far more than a kernel launch on a discrete GPU).
+  std::multimap<size_t, std::unique_ptr<GpuBackendBuffer>> spare;
+  size_t spareBytes = 0;
 };
 
 /// A driver whose devices are GpuDevices over one backend.

@@ -593,8 +593,24 @@ struct VulkanDevice::Impl {
   std::set<VkBuffer> sinceBarrier;
   /// Buffers used by the batch.
   std::set<VkBuffer> inBatch;
-  /// Staging buffers to free once the batch is done.
-  std::vector<std::pair<VkBuffer, VkDeviceMemory>> staging;
+  /// Host-visible memory that uploads to device-local buffers copy
+  /// through. Uploads take consecutive ranges of a chunk; synchronize()
+  /// makes every chunk free again and keeps them (up to kMaxStagingBytes),
+  /// so a program's per-call uploads (its constants) allocate no memory
+  /// after the first call.
+  struct StagingChunk {
+    VkBuffer buffer;
+    VkDeviceMemory mem;
+    char *mapped;
+    VkDeviceSize size, used;
+  };
+  std::vector<StagingChunk> staging;
+  static constexpr VkDeviceSize kStagingChunkBytes = VkDeviceSize(8) << 20;
+  static constexpr VkDeviceSize kMaxStagingBytes = VkDeviceSize(256) << 20;
+  /// `bytes` of staging memory for an upload recorded in this batch: the
+  /// chunk's buffer and the offset of the range in it.
+  Status takeStaging(VkDeviceSize bytes, VkBuffer &buffer, VkDeviceSize &offset,
+                     char *&mapped);
 
   explicit Impl(VulkanLoader &vk) : vk(vk) {}
 
@@ -907,12 +923,58 @@ Status VulkanDevice::Impl::synchronize() {
   for (VkDescriptorPool pool : pools)
     vk.vkResetDescriptorPool(device, pool, 0);
   currentPool = 0;
-  for (auto &[buffer, mem] : staging) {
-    vk.vkDestroyBuffer(device, buffer, nullptr);
-    vk.vkFreeMemory(device, mem, nullptr);
+  // Every chunk is free again; keep the first ones up to the cap.
+  VkDeviceSize kept = 0;
+  std::vector<StagingChunk> keep;
+  for (StagingChunk &chunk : staging) {
+    if (kept + chunk.size <= kMaxStagingBytes) {
+      kept += chunk.size;
+      chunk.used = 0;
+      keep.push_back(chunk);
+      continue;
+    }
+    vk.vkDestroyBuffer(device, chunk.buffer, nullptr);
+    vk.vkFreeMemory(device, chunk.mem, nullptr);
   }
-  staging.clear();
+  staging = std::move(keep);
   return status;
+}
+
+Status VulkanDevice::Impl::takeStaging(VkDeviceSize bytes, VkBuffer &buffer,
+                                       VkDeviceSize &offset, char *&mapped) {
+  // 16-byte aligned ranges (vkCmdCopyBuffer needs none; this keeps
+  // memcpy destinations aligned).
+  VkDeviceSize need = (bytes + 15) / 16 * 16;
+  for (StagingChunk &chunk : staging) {
+    if (chunk.size - chunk.used < need)
+      continue;
+    buffer = chunk.buffer;
+    offset = chunk.used;
+    mapped = chunk.mapped + chunk.used;
+    chunk.used += need;
+    return Status::success();
+  }
+  StagingChunk chunk{};
+  chunk.size = std::max(need, kStagingChunkBytes);
+  void *map = nullptr;
+  bool hostVisible = false;
+  if (Status s = createRaw(chunk.size, true, false, chunk.buffer, chunk.mem,
+                           &map, &hostVisible);
+      !s.ok())
+    return s;
+  if (!map) {
+    vk.vkDestroyBuffer(device, chunk.buffer, nullptr);
+    vk.vkFreeMemory(device, chunk.mem, nullptr);
+    return Status::failure("no host-visible Vulkan memory for staging on " +
+                           label);
+  }
+  chunk.mapped = static_cast<char *>(map);
+  chunk.used = need;
+  staging.push_back(chunk);
+  buffer = chunk.buffer;
+  offset = 0;
+  mapped = chunk.mapped;
+  return Status::success();
 }
 
 StatusOr<std::shared_ptr<VulkanDevice>>
@@ -1045,19 +1107,15 @@ Status VulkanDevice::upload(VulkanBuffer &buffer, const void *data,
     return Status::success();
   }
   VkBuffer stage;
-  VkDeviceMemory stageMem;
-  void *mapped;
-  bool hostVisible;
-  if (Status s = impl->createRaw(bytes, true, false, stage, stageMem, &mapped,
-                                 &hostVisible);
-      !s.ok())
+  VkDeviceSize stageOffset;
+  char *mapped;
+  if (Status s = impl->takeStaging(bytes, stage, stageOffset, mapped); !s.ok())
     return s.withContext("staging buffer");
-  impl->staging.push_back({stage, stageMem});
   std::memcpy(mapped, data, bytes);
   if (Status s = impl->beginRecording(); !s.ok())
     return s;
   impl->hazard({b.buffer});
-  VkBufferCopy region{0, offset, bytes};
+  VkBufferCopy region{stageOffset, offset, bytes};
   impl->vk.vkCmdCopyBuffer(impl->cmd, stage, b.buffer, 1, &region);
   return Status::success();
 }
@@ -1084,8 +1142,8 @@ Status VulkanDevice::download(const VulkanBuffer &buffer, void *data,
                                  &hostVisible);
       !s.ok())
     return s.withContext("staging buffer");
-  // The staging buffer is freed here, after the copy out (not by
-  // synchronize(), which frees the upload staging buffers).
+  // The staging buffer is freed here, after the copy out (the upload
+  // staging chunks are kept for the next batch by synchronize()).
   VulkanDevice::Impl &d = *impl;
   Status status = d.beginRecording();
   if (status.ok()) {
