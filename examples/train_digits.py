@@ -11,8 +11,10 @@
 #
 #   .venv/bin/python3 examples/train_digits.py --device cpu --epochs 15
 #
-# The weights and optimizer state go to the device and back with every step
-# (the runtime's executables take and return host arrays).
+# The weights and the optimizer state stay on the device: each step's
+# updated tensors (DeviceTensors of Executable.run_on_device) are the next
+# step's inputs, so a step uploads only its batch and reads back only the
+# loss and the logits (for the progress bar).
 #
 # ===----------------------------------------------------------------------===#
 
@@ -124,14 +126,16 @@ def progress(epoch, epochs, done, total, loss, acc, width=30):
     sys.stdout.flush()
 
 
-def predict(exe, params, names, x, batch):
+def predict(exe, params, x, batch):
+    """Class predictions for `x`; `params` are DeviceTensors (or arrays) in
+    the predictor's input order after the images."""
     preds = []
     for s in range(0, len(x), batch):
         xb = x[s:s + batch]
         n = len(xb)
         if n < batch:  # pad the last batch
             xb = np.concatenate([xb, np.zeros((batch - n,) + xb.shape[1:], np.float32)])
-        logits = exe.run([xb] + [params[k] for k in names])[0]
+        logits = exe.run_on_device([xb] + list(params))[0].numpy()
         preds.append(np.argmax(logits[:n], axis=1))
     return np.concatenate(preds)
 
@@ -175,6 +179,13 @@ def main(argv=None):
     print('{} training images, {} test images, batch {}, {} with lr {}, {} loss'.format(
         len(x_train), len(x_test), args.batch, args.optimizer, lr, args.loss))
 
+    # Weights and optimizer state to the device once: inputs 3... of the step.
+    step_inputs = [n for n, _ in step.inputs]
+    on_device = [
+        step.upload(v, step_inputs[3 + i])
+        for i, v in enumerate([params[n] for n in names] + state)
+    ]
+
     history = {'loss': [], 'train_acc': [], 'test_acc': []}
     onehot = np.eye(10, dtype=np.float32)
     steps_per_epoch = len(x_train) // args.batch  # the last partial batch is dropped
@@ -191,19 +202,18 @@ def main(argv=None):
                 alpha = lr * np.sqrt(1 - 0.999**t) / (1 - 0.9**t)
             else:
                 alpha = lr
-            out = step.run([x_train[idx], onehot[y_train[idx]],
-                            np.float32(alpha)] + [params[n] for n in names] + state)
-            loss, logits = float(out[0]), out[1]
-            new = out[2:]
-            params = dict(zip(names, new[:len(names)]))
-            state = new[len(names):]
+            out = step.run_on_device([x_train[idx], onehot[y_train[idx]],
+                                      np.float32(alpha)] + on_device)
+            loss, logits = float(out[0].numpy()), out[1].numpy()
+            on_device = out[2:]
             total_loss += loss
             correct += int(np.sum(np.argmax(logits, axis=1) == y_train[idx]))
             seen += len(idx)
             progress(epoch, args.epochs, s + 1, steps_per_epoch, total_loss / (s + 1),
                      correct / seen)
         epoch_times.append(time.time() - start)
-        test_acc = float(np.mean(predict(pred, params, names, x_test, args.batch) == y_test))
+        test_acc = float(np.mean(
+            predict(pred, on_device[:len(names)], x_test, args.batch) == y_test))
         history['loss'].append(total_loss / steps_per_epoch)
         history['train_acc'].append(correct / seen)
         history['test_acc'].append(test_acc)

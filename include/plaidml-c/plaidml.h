@@ -226,6 +226,39 @@ PLAIDML_C_API plaidml_status plaidml_executable_run(
     plaidml_executable *p, size_t num_inputs, plaidml_buffer *const *inputs,
     size_t num_outputs, plaidml_buffer **outputs);
 
+/*===----------------------------------------------------------------------===*
+ * Device buffers: tensors kept in the memory of an executable's device
+ *===----------------------------------------------------------------------===*/
+
+/* A tensor in the memory of a device (for the reference interpreter, in host
+ * memory). Programs compiled for one device take each other's device buffers:
+ * a training step's updated weights, returned as device buffers, are the next
+ * step's inputs without a copy through the host. */
+typedef struct plaidml_device_buffer plaidml_device_buffer;
+
+/* Copies `host` to the device of `p`: a device buffer of its element type and
+ * shape. */
+PLAIDML_C_API plaidml_status
+plaidml_executable_upload(plaidml_executable *p, const plaidml_buffer *host,
+                          plaidml_device_buffer **out);
+/* Copies the device buffer into a new host buffer (waits for the device). */
+PLAIDML_C_API plaidml_status plaidml_device_buffer_read(
+    const plaidml_device_buffer *buffer, plaidml_buffer **out);
+/* Frees the device buffer; NULL is ignored. */
+PLAIDML_C_API void plaidml_device_buffer_destroy(plaidml_device_buffer *buffer);
+/* "2x3xf32 on vulkan:0", valid while the buffer lives. */
+PLAIDML_C_API const char *
+plaidml_device_buffer_describe(plaidml_device_buffer *buffer);
+
+/* Runs the executable once on device buffers of its device (one per input,
+ * in order, of its type and shape) and creates `num_outputs` new device
+ * buffers in `outputs` (the caller destroys them); nothing is copied to or
+ * from the host. An input on another device is an error naming both. */
+PLAIDML_C_API plaidml_status plaidml_executable_run_on_device(
+    plaidml_executable *p, size_t num_inputs,
+    plaidml_device_buffer *const *inputs, size_t num_outputs,
+    plaidml_device_buffer **outputs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -218,6 +218,92 @@ plaidml_status getSpec(const plaidml_executable *p,
 }
 } // namespace
 
+/// Runs `p` on host arrays (checked against its inputs) into `results`:
+/// the loaded program, or the reference interpreter.
+plaidml_status capi::runOnHost(plaidml_executable &executable,
+                               const std::vector<rt::HostArray> &arrays,
+                               std::vector<rt::HostArray> &results) {
+  plaidml_executable *p = &executable;
+  if (p->program) {
+    rt::StatusOr<std::vector<rt::HostArray>> run =
+        p->program->run(p->entry, arrays);
+    if (!run.ok())
+      return fail(PLAIDML_RUNTIME_ERROR, run.message());
+    results = std::move(*run);
+  } else {
+    std::vector<reference::Buffer> buffers;
+    for (auto [array, spec] : llvm::zip_equal(arrays, p->inputs)) {
+      FailureOr<reference::Buffer> created =
+          reference::Buffer::create(spec.type, p->function.getLoc());
+      if (failed(created))
+        return fail(
+            PLAIDML_RUNTIME_ERROR,
+            takeDiagnostics(*p, "cannot allocate input '" + spec.name + "'"));
+      reference::Buffer buffer = std::move(*created);
+      if (failed(buffer.fromBytes(array.bytes)))
+        return fail(PLAIDML_INTERNAL_ERROR,
+                    "input '" + spec.name + "' has the wrong byte size");
+      buffers.push_back(std::move(buffer));
+    }
+    FailureOr<std::vector<reference::Buffer>> evaluated =
+        reference::evaluate(p->function, buffers);
+    if (failed(evaluated))
+      return fail(PLAIDML_RUNTIME_ERROR,
+                  takeDiagnostics(*p, "running '" + p->entry +
+                                          "' in the reference interpreter "
+                                          "failed"));
+    for (auto [buffer, spec] : llvm::zip_equal(*evaluated, p->outputs)) {
+      rt::HostArray array;
+      array.dtype = toDType(spec.dtype);
+      array.shape = spec.shape;
+      array.bytes = buffer.toBytes();
+      results.push_back(std::move(array));
+    }
+  }
+  return PLAIDML_OK;
+}
+
+plaidml_status capi::checkRunArity(const plaidml_executable *p,
+                                   const char *function, size_t numInputs,
+                                   const void *inputs, size_t numOutputs,
+                                   const void *outputs) {
+  if (!p)
+    return failNull(function, "program");
+  if (numInputs != p->inputs.size())
+    return fail(PLAIDML_INVALID_ARGUMENT,
+                std::string(function) + ": '" + p->entry + "' takes " +
+                    std::to_string(p->inputs.size()) + " inputs, but " +
+                    std::to_string(numInputs) + " were given");
+  if (numOutputs != p->outputs.size())
+    return fail(PLAIDML_INVALID_ARGUMENT,
+                std::string(function) + ": '" + p->entry + "' has " +
+                    std::to_string(p->outputs.size()) +
+                    " outputs, but room for " + std::to_string(numOutputs) +
+                    " was given");
+  if (numInputs && !inputs)
+    return failNull(function, "inputs");
+  if (numOutputs && !outputs)
+    return failNull(function, "outputs");
+  return PLAIDML_OK;
+}
+
+plaidml_status capi::checkRunInput(const plaidml_executable &p,
+                                   const char *function, size_t i,
+                                   const rt::HostArray *type) {
+  const capi::TensorSpec &spec = p.inputs[i];
+  if (!type)
+    return fail(PLAIDML_INVALID_ARGUMENT, std::string(function) + ": input #" +
+                                              std::to_string(i) + " ('" +
+                                              spec.name + "') is null");
+  if (type->dtype != toDType(spec.dtype) || type->shape != spec.shape)
+    return fail(PLAIDML_INVALID_ARGUMENT,
+                std::string(function) + ": input '" + spec.name + "' must be " +
+                    rt::describeShapeAndType(spec.shape, toDType(spec.dtype)) +
+                    ", not " +
+                    rt::describeShapeAndType(type->shape, type->dtype));
+  return PLAIDML_OK;
+}
+
 extern "C" {
 
 //===----------------------------------------------------------------------===//
@@ -363,78 +449,21 @@ plaidml_status plaidml_executable_run(plaidml_executable *p, size_t num_inputs,
                                       plaidml_buffer *const *inputs,
                                       size_t num_outputs,
                                       plaidml_buffer **outputs) {
-  if (!p)
-    return failNull("plaidml_executable_run", "program");
-  if (num_inputs != p->inputs.size())
-    return fail(PLAIDML_INVALID_ARGUMENT,
-                "plaidml_executable_run: '" + p->entry + "' takes " +
-                    std::to_string(p->inputs.size()) + " inputs, but " +
-                    std::to_string(num_inputs) + " were given");
-  if (num_outputs != p->outputs.size())
-    return fail(PLAIDML_INVALID_ARGUMENT,
-                "plaidml_executable_run: '" + p->entry + "' has " +
-                    std::to_string(p->outputs.size()) +
-                    " outputs, but room "
-                    "for " +
-                    std::to_string(num_outputs) + " was given");
-  if (num_inputs && !inputs)
-    return failNull("plaidml_executable_run", "inputs");
-  if (num_outputs && !outputs)
-    return failNull("plaidml_executable_run", "outputs");
+  const char *function = "plaidml_executable_run";
+  if (plaidml_status status = capi::checkRunArity(p, function, num_inputs,
+                                                  inputs, num_outputs, outputs))
+    return status;
   std::vector<rt::HostArray> arrays;
   for (size_t i = 0; i < num_inputs; ++i) {
-    const capi::TensorSpec &spec = p->inputs[i];
-    if (!inputs[i])
-      return fail(PLAIDML_INVALID_ARGUMENT, "plaidml_executable_run: input #" +
-                                                std::to_string(i) + " ('" +
-                                                spec.name + "') is null");
-    const rt::HostArray &array = inputs[i]->array;
-    if (array.dtype != toDType(spec.dtype) || array.shape != spec.shape)
-      return fail(
-          PLAIDML_INVALID_ARGUMENT,
-          "plaidml_executable_run: input '" + spec.name + "' must be " +
-              rt::describeShapeAndType(spec.shape, toDType(spec.dtype)) +
-              ", not " + array.describe());
-    arrays.push_back(array);
+    if (plaidml_status status = capi::checkRunInput(
+            *p, function, i, inputs[i] ? &inputs[i]->array : nullptr))
+      return status;
+    arrays.push_back(inputs[i]->array);
   }
 
   std::vector<rt::HostArray> results;
-  if (p->program) {
-    rt::StatusOr<std::vector<rt::HostArray>> run =
-        p->program->run(p->entry, arrays);
-    if (!run.ok())
-      return fail(PLAIDML_RUNTIME_ERROR, run.message());
-    results = std::move(*run);
-  } else {
-    std::vector<reference::Buffer> buffers;
-    for (auto [array, spec] : llvm::zip_equal(arrays, p->inputs)) {
-      FailureOr<reference::Buffer> created =
-          reference::Buffer::create(spec.type, p->function.getLoc());
-      if (failed(created))
-        return fail(
-            PLAIDML_RUNTIME_ERROR,
-            takeDiagnostics(*p, "cannot allocate input '" + spec.name + "'"));
-      reference::Buffer buffer = std::move(*created);
-      if (failed(buffer.fromBytes(array.bytes)))
-        return fail(PLAIDML_INTERNAL_ERROR,
-                    "input '" + spec.name + "' has the wrong byte size");
-      buffers.push_back(std::move(buffer));
-    }
-    FailureOr<std::vector<reference::Buffer>> evaluated =
-        reference::evaluate(p->function, buffers);
-    if (failed(evaluated))
-      return fail(PLAIDML_RUNTIME_ERROR,
-                  takeDiagnostics(*p, "running '" + p->entry +
-                                          "' in the reference interpreter "
-                                          "failed"));
-    for (auto [buffer, spec] : llvm::zip_equal(*evaluated, p->outputs)) {
-      rt::HostArray array;
-      array.dtype = toDType(spec.dtype);
-      array.shape = spec.shape;
-      array.bytes = buffer.toBytes();
-      results.push_back(std::move(array));
-    }
-  }
+  if (plaidml_status status = capi::runOnHost(*p, arrays, results))
+    return status;
   if (results.size() != num_outputs)
     return fail(PLAIDML_INTERNAL_ERROR,
                 "plaidml_executable_run: the program produced " +

@@ -42,6 +42,21 @@ plaidml_status compileModuleText(const std::string &text,
                                  const std::string &name,
                                  const plaidml_compile_options *options,
                                  plaidml_executable **out);
+/// Runs `p` on host arrays (already checked against its inputs) into
+/// `results`: the loaded program, or the reference interpreter.
+plaidml_status runOnHost(plaidml_executable &p,
+                         const std::vector<rt::HostArray> &arrays,
+                         std::vector<rt::HostArray> &results);
+/// The checks every run function makes first: `p` is not null, the input
+/// and output counts are its own, the arrays are not null when not empty.
+/// Errors start with `function`.
+plaidml_status checkRunArity(const plaidml_executable *p, const char *function,
+                             size_t numInputs, const void *inputs,
+                             size_t numOutputs, const void *outputs);
+/// Input #`i` as given (`type`: its element type and shape; null for a null
+/// input) matches the program's input.
+plaidml_status checkRunInput(const plaidml_executable &p, const char *function,
+                             size_t i, const rt::HostArray *type);
 } // namespace plaidml::capi
 
 struct plaidml_executable {

@@ -13,6 +13,9 @@
 # Inputs are NumPy arrays (or anything np.asarray takes, or Buffers),
 # converted to each input's element type as v1 did; results are NumPy
 # arrays of the outputs' types that own the memory the program wrote.
+# run_on_device() keeps tensors on the device instead: its inputs and
+# outputs are DeviceTensors, so a loop of runs (training steps) copies only
+# what it chooses to the host.
 #
 # ===----------------------------------------------------------------------===#
 
@@ -24,7 +27,9 @@ import plaidml
 import plaidml.settings
 from plaidml import DType, TensorShape, _core
 
-__all__ = ['list_devices', 'device_descriptions', 'Executable', 'Runner', 'run', 'compile_text']
+__all__ = [
+    'list_devices', 'device_descriptions', 'Executable', 'DeviceTensor', 'Runner', 'run', 'compile_text'
+]
 
 _CACHE_SIZE = 64
 _compiled = collections.OrderedDict()
@@ -94,7 +99,10 @@ class Executable(object):
         """[(name, TensorShape)] of the outputs."""
         return list(self._outputs)
 
-    def _buffers(self, inputs):
+    def _ordered(self, inputs):
+        """`inputs` (a list in the program's order, or a dict by name) as a
+        list in the program's order, checked against the inputs' names and
+        count."""
         if isinstance(inputs, dict):
             missing = [n for n, _ in self._inputs if n not in inputs]
             extra = [n for n in inputs if n not in dict(self._inputs)]
@@ -106,6 +114,10 @@ class Executable(object):
         if len(inputs) != len(self._inputs):
             raise ValueError('the program takes {} inputs ({}), but {} were given'.format(
                 len(self._inputs), ', '.join(n for n, _ in self._inputs), len(inputs)))
+        return inputs
+
+    def _buffers(self, inputs):
+        inputs = self._ordered(inputs)
         return [
             plaidml._convert(value, shape, "input '{}'".format(name))
             for value, (name, shape) in zip(inputs, self._inputs)
@@ -133,6 +145,53 @@ class Executable(object):
         return results
 
     __call__ = run
+
+    def upload(self, value, name):
+        """`value` (what run() takes for input `name`) converted to that
+        input's type and copied to this executable's device: a DeviceTensor
+        that any executable of the same device takes for an input of that
+        type and shape. A DeviceTensor is returned as it is."""
+        if isinstance(value, DeviceTensor):
+            return value
+        shape = dict(self._inputs).get(name)
+        if shape is None:
+            raise ValueError('no input named {!r} (inputs: {})'.format(
+                name, [n for n, _ in self._inputs]))
+        buffer = plaidml._convert(value, shape, "input '{}'".format(name))
+        return DeviceTensor(self._exe.upload(buffer), shape)
+
+    def run_on_device(self, inputs):
+        """Runs on `inputs` (a list in the program's order, or a dict by
+        name) kept on the device: DeviceTensors pass without a copy, other
+        values are uploaded first. Returns the outputs as DeviceTensors,
+        which stay on the device (a training step's updated weights feed
+        the next step directly); DeviceTensor.numpy() copies one back."""
+        inputs = self._ordered(inputs)
+        tensors = [self.upload(v, name) for v, (name, _) in zip(inputs, self._inputs)]
+        outs = self._exe.run_on_device([t._buffer for t in tensors])
+        return [DeviceTensor(b, shape) for b, (_, shape) in zip(outs, self._outputs)]
+
+
+class DeviceTensor(object):
+    """A tensor in the memory of an executable's device (host memory for
+    the reference interpreter): what Executable.run_on_device takes and
+    returns."""
+
+    def __init__(self, native, shape):
+        self._buffer = native
+        self._shape = shape
+
+    @property
+    def shape(self):
+        """The TensorShape."""
+        return self._shape
+
+    def numpy(self):
+        """The data, copied to the host as an ndarray."""
+        return plaidml._from_c_array(self._buffer.read(), self._shape.dtype)
+
+    def __repr__(self):
+        return repr(self._buffer)
 
 
 class Runner(Executable):

@@ -81,6 +81,8 @@ using Contraction = Handle<plaidml_contraction, plaidml_contraction_destroy>;
 using Program = Handle<plaidml_program, plaidml_program_destroy>;
 using Executable = Handle<plaidml_executable, plaidml_executable_destroy>;
 using Buffer = Handle<plaidml_buffer, plaidml_buffer_destroy>;
+using DeviceBuffer =
+    Handle<plaidml_device_buffer, plaidml_device_buffer_destroy>;
 using Attrs = Handle<plaidml_attrs, plaidml_attrs_destroy>;
 
 template <typename H, typename T> std::unique_ptr<H> wrap(T *ptr) {
@@ -637,21 +639,65 @@ NB_MODULE(_plaidml, m) {
                    [](Executable &e) { return executableSpecs(e.ptr, false); })
       // Runs on buffers; the outputs come back as NumPy arrays that own
       // their buffers.
-      .def("run", [](Executable &e, const std::vector<Buffer *> &inputs) {
-        auto in = pointers(inputs);
-        size_t n = plaidml_executable_num_outputs(e.ptr);
-        std::vector<plaidml_buffer *> out(n, nullptr);
-        plaidml_status s;
-        {
-          nb::gil_scoped_release release;
-          s = plaidml_executable_run(e.ptr, in.size(), in.data(), n,
-                                     out.data());
-        }
-        check(s);
-        std::vector<NumpyArray> arrays;
-        for (plaidml_buffer *b : out)
-          arrays.push_back(toNumpy(b));
-        return arrays;
+      .def("run",
+           [](Executable &e, const std::vector<Buffer *> &inputs) {
+             auto in = pointers(inputs);
+             size_t n = plaidml_executable_num_outputs(e.ptr);
+             std::vector<plaidml_buffer *> out(n, nullptr);
+             plaidml_status s;
+             {
+               nb::gil_scoped_release release;
+               s = plaidml_executable_run(e.ptr, in.size(), in.data(), n,
+                                          out.data());
+             }
+             check(s);
+             std::vector<NumpyArray> arrays;
+             for (plaidml_buffer *b : out)
+               arrays.push_back(toNumpy(b));
+             return arrays;
+           })
+      // A host buffer copied to the executable's device.
+      .def("upload",
+           [](Executable &e, Buffer &host) {
+             plaidml_device_buffer *out;
+             check(plaidml_executable_upload(e.ptr, host.ptr, &out));
+             return wrap<DeviceBuffer>(out);
+           })
+      // Runs on device buffers; the outputs stay on the device.
+      .def("run_on_device",
+           [](Executable &e, const std::vector<DeviceBuffer *> &inputs) {
+             auto in = pointers(inputs);
+             size_t n = plaidml_executable_num_outputs(e.ptr);
+             std::vector<plaidml_device_buffer *> out(n, nullptr);
+             plaidml_status s;
+             {
+               nb::gil_scoped_release release;
+               s = plaidml_executable_run_on_device(e.ptr, in.size(), in.data(),
+                                                    n, out.data());
+             }
+             check(s);
+             std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+             for (plaidml_device_buffer *b : out)
+               buffers.push_back(wrap<DeviceBuffer>(b));
+             return buffers;
+           });
+
+  // Device buffers: tensors kept on an executable's device.
+  nb::class_<DeviceBuffer>(m, "DeviceBuffer")
+      .def("read",
+           [](DeviceBuffer &b) {
+             plaidml_buffer *out;
+             plaidml_status s;
+             {
+               nb::gil_scoped_release release;
+               s = plaidml_device_buffer_read(b.ptr, &out);
+             }
+             check(s);
+             return toNumpy(out);
+           })
+      .def("__repr__", [](DeviceBuffer &b) {
+        return "<plaidml DeviceBuffer " +
+               std::string(plaidml_device_buffer_describe(b.ptr)) + ">";
       });
 
   // Programs.

@@ -47,6 +47,59 @@ def test_run_on_device(device):
         np.testing.assert_array_equal(out[0], 2 * k * x + y)
 
 
+def accumulate():
+    # S' = S * 0.5 + X: a state that a loop feeds back to itself.
+    S = Placeholder(DType.FLOAT32, [3], name='S')
+    X = Placeholder(DType.FLOAT32, [3], name='X')
+    return plaidml.Program('accumulate', [S, X], [(S * 0.5 + X).named('S2')])
+
+
+def test_device_tensors(device):
+    check_device_tensors(device)
+
+
+def test_device_tensors_reference():
+    check_device_tensors('reference')
+
+
+def check_device_tensors(device):
+    exe = plaidml.exec.Executable(accumulate(), device=device)
+    s = exe.upload(np.zeros(3), 'S')
+    assert isinstance(s, plaidml.exec.DeviceTensor)
+    assert s.shape == TensorShape(DType.FLOAT32, [3]) and device in repr(s)
+    x = np.array([1, 2, 4], np.float32)
+    expected = np.zeros(3, np.float32)
+    for k in range(5):  # the state never leaves the device
+        s, = exe.run_on_device([s, x * k])
+        expected = expected * 0.5 + x * k
+    np.testing.assert_allclose(s.numpy(), expected)
+    # By name, with an uploaded DeviceTensor for X too.
+    xs = exe.upload(x, 'X')
+    s2, = exe.run_on_device({'S': s, 'X': xs})
+    np.testing.assert_allclose(s2.numpy(), expected * 0.5 + x)
+    # Another executable of the same device takes the tensors.
+    saxpy_exe = plaidml.exec.Executable(saxpy(), device=device)
+    with pytest.raises(ValueError, match='must have shape'):
+        saxpy_exe.upload(np.zeros(3), 'X')
+    with pytest.raises(ValueError, match='no input named'):
+        exe.upload(x, 'Q')
+    with pytest.raises(ValueError, match='takes 2 inputs'):
+        exe.run_on_device([s])
+
+
+def test_device_tensor_errors():
+    exe = plaidml.exec.Executable(accumulate(), device='cpu')
+    other = plaidml.exec.Executable(accumulate(), device='reference')
+    x = np.ones(3, np.float32)
+    s = other.upload(x, 'S')
+    with pytest.raises(Exception, match="input 'S' is a buffer on reference, but the program runs on cpu"):
+        exe.run_on_device([s, x])
+    saxpy_exe = plaidml.exec.Executable(saxpy(), device='cpu')
+    z, _ = saxpy_exe.run_on_device([np.ones(4), np.ones(4)])
+    with pytest.raises(Exception, match="input 'S' must be 3xf32, not 4xf32"):
+        exe.run_on_device([z, x])
+
+
 def test_reference_device():
     out = plaidml.exec.run(saxpy(), [[1, 2, 3, 4], [0, 0, 0, 1]], device='reference')
     np.testing.assert_array_equal(out[0], [2, 4, 6, 9])

@@ -118,6 +118,52 @@ int main(int argc, char **argv) {
   printf("scale %s = [%d, %d, %d, %d]\n", plaidml_executable_entry(scale), y[0],
          y[1], y[2], y[3]);
 
+  /* Device buffers: three runs of scale chained on the device (x * 27),
+   * read back once; then a wrong type and a buffer of another device. */
+  plaidml_device_buffer *dx = NULL, *d1 = NULL, *d2 = NULL, *d3 = NULL;
+  if (check(plaidml_executable_upload(scale, xs, &dx), "upload x") ||
+      check(plaidml_executable_run_on_device(scale, 1, &dx, 1, &d1),
+            "run on device 1") ||
+      check(plaidml_executable_run_on_device(scale, 1, &d1, 1, &d2),
+            "run on device 2") ||
+      check(plaidml_executable_run_on_device(scale, 1, &d2, 1, &d3),
+            "run on device 3"))
+    return 1;
+  plaidml_buffer *back = NULL;
+  if (check(plaidml_device_buffer_read(d3, &back), "read back"))
+    return 1;
+  const int32_t *z = (const int32_t *)plaidml_buffer_data(back);
+  printf("device buffer %s: [%d, %d, %d, %d]\n",
+         plaidml_device_buffer_describe(d3), z[0], z[1], z[2], z[3]);
+  plaidml_device_buffer *dw = NULL;
+  if (check(plaidml_executable_upload(program, inputs[0], &dw), "upload A"))
+    return 1;
+  expect_failure(plaidml_executable_run_on_device(scale, 1, &dw, 1, &d1),
+                 "wrong device buffer type");
+  plaidml_compile_options *other = NULL;
+  plaidml_executable *other_scale = NULL;
+  plaidml_device_buffer *dother = NULL;
+  const char *other_device = strcmp(device, "cpu") ? "cpu" : "reference";
+  if (check(plaidml_compile_options_create(&other), "other options") ||
+      check(plaidml_compile_options_set_device(other, other_device),
+            "other device") ||
+      check(plaidml_executable_compile(kIR, "scale.mlir", other, &other_scale),
+            "compile scale for the other device") ||
+      check(plaidml_executable_upload(other_scale, xs, &dother),
+            "upload to the other device"))
+    return 1;
+  expect_failure(plaidml_executable_run_on_device(scale, 1, &dother, 1, &d1),
+                 "buffer of another device");
+  plaidml_device_buffer_destroy(dother);
+  plaidml_executable_destroy(other_scale);
+  plaidml_compile_options_destroy(other);
+  plaidml_buffer_destroy(back);
+  plaidml_device_buffer_destroy(dw);
+  plaidml_device_buffer_destroy(dx);
+  plaidml_device_buffer_destroy(d1);
+  plaidml_device_buffer_destroy(d2);
+  plaidml_device_buffer_destroy(d3);
+
   /* Failures. */
   plaidml_executable *bad = NULL;
   /* (A[M, K]: the options still bind A to 2x3xf32.) */
