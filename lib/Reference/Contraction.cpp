@@ -110,6 +110,12 @@ IntegerSet buildValiditySet(ContractionOp op) {
       eqFlags.push_back(set.isEq(i));
     }
   }
+  // IntegerSet::get needs a constraint to find its context: a contraction
+  // of scalars (no index, no check) gets the one that always holds.
+  if (exprs.empty()) {
+    exprs.push_back(getAffineConstantExpr(0, ctx));
+    eqFlags.push_back(false);
+  }
   return IntegerSet::get(numDims, 0, exprs, eqFlags);
 }
 

@@ -158,3 +158,89 @@ def test_unused_input_gets_zeros():
     got = plaidml.exec.run(plaidml.Program('z', [x, z], [dz]), [np.ones(2), np.ones(3)],
                            device='reference')
     np.testing.assert_array_equal(got[0], np.zeros(3))
+
+
+# Every op of the op library, by name: the inputs to differentiate by
+# (shapes, value range) and how to call it. Ops whose outputs are integers
+# (argmax, argmin, one_hot) have no gradient; test_op_table_covers_every_op
+# keeps this table complete as ops are added.
+NO_GRADIENT_OPS = {'argmax', 'argmin', 'one_hot'}
+OP_CASES = {
+    'batch_norm': ([[2, 3], [3], [3], [3], [3]], (0.5, 1.5),
+                   lambda x, m, v, g, b: op.batch_norm(x, m, v, g, b, epsilon=1e-3)),
+    'broadcast_to': ([[3, 1]], None, lambda x: op.apply('broadcast_to', x, shape=[2, 3, 4])),
+    'clip': ([[2, 3]], None, lambda x: op.clip(x, min=-0.3, max=0.4)),
+    'concat': ([[2, 3], [2, 2]], None, lambda x, y: op.concat([x, y * 2.0], axis=1)),
+    'convolution': ([[1, 4, 4, 2], [3, 3, 2, 2], [2]], None,
+                    lambda x, w, b: op.convolution(x, w, b, pads=[1, 1, 1, 1])),
+    'convolution_transpose': ([[1, 3, 3, 2], [2, 2, 2, 3]], None,
+                              lambda x, w: op.apply('convolution_transpose', x, w, strides=[2, 2])),
+    'cumsum': ([[2, 3]], None, lambda x: op.cumsum(x, axis=1)),
+    'dense': ([[2, 3], [3, 4], [4]], None, lambda x, w, b: op.dense(x, w, b)),
+    'elu': ([[2, 3]], None, lambda x: op.apply('elu', x, alpha=0.7)),
+    'flatten': ([[2, 2, 3]], None, lambda x: op.apply('flatten', x, axis=1) * 3.0),
+    'gelu': ([[2, 3]], None,
+             lambda x: concat_all([op.apply('gelu', x), op.apply('gelu', x, approximate_tanh=True)])),
+    'gemm': ([[3, 2], [3, 4], [4]], None,
+             lambda a, b, c: op.apply('gemm', a, b, c, alpha=0.5, beta=2.0, trans_a=True)),
+    'global_pool': ([[1, 3, 3, 2]], None,
+                    lambda x: concat_all([op.global_pool(x), op.global_pool(x, mode='max')])),
+    'group_norm': ([[2, 4, 3]], None, lambda x: op.apply('group_norm', x, groups=2, epsilon=1e-3)),
+    'hard_sigmoid': ([[2, 3]], (-4.0, 4.0), lambda x: op.hard_sigmoid(x)),
+    'hard_swish': ([[2, 3]], (-4.0, 4.0), lambda x: op.apply('hard_swish', x)),
+    'instance_norm': ([[2, 3, 4]], None, lambda x: op.apply('instance_norm', x, epsilon=1e-3)),
+    'layer_norm': ([[3, 4]], None, lambda x: op.layer_norm(x, axes=[1], epsilon=1e-3)),
+    'leaky_relu': ([[2, 3]], None, lambda x: op.apply('leaky_relu', x, alpha=0.1)),
+    'log_softmax': ([[2, 3]], None, lambda x: op.log_softmax(x)),
+    'matmul': ([[2, 3], [3, 4]], None, lambda x, y: op.matmul(x, y)),
+    'max': ([[2, 3]], None, lambda x: op.apply('max', x, axes=[1])),
+    'mean': ([[2, 3]], None, lambda x: op.apply('mean', x, axes=[0])),
+    'min': ([[2, 3]], None, lambda x: op.apply('min', x, axes=[1])),
+    'pad': ([[3, 3]], None,
+            lambda x: concat_all([op.pad(x, [1, 0, 0, 2]), op.pad(x, [1, 1, 1, 1], mode='reflect'),
+                                  op.pad(x, [0, 2, 1, 0], mode='edge')])),
+    'pool': ([[1, 4, 4, 2]], None,
+             lambda x: concat_all([op.pool(x, mode='average', window=[2, 2], strides=[1, 1]),
+                                   op.pool(x, mode='max', window=[3, 3], strides=[2, 2],
+                                           padding='same_upper')])),
+    'prod': ([[2, 3]], (0.5, 1.5), lambda x: op.apply('prod', x, axes=[1])),
+    'relu': ([[2, 3]], None, lambda x: op.relu(x)),
+    'relu6': ([[2, 3]], (-2.0, 8.0), lambda x: op.apply('relu6', x)),
+    'repeat': ([[2, 3]], None, lambda x: op.repeat(x, 2, axis=1)),
+    'reshape': ([[2, 3]], None, lambda x: op.reshape(x, [3, 2]) * 2.0),
+    'resize': ([[1, 2, 3, 1]], None,
+               lambda x: op.apply('resize', x, sizes=[4, 5], mode='bilinear')),
+    'sigmoid': ([[2, 3]], None, lambda x: op.apply('sigmoid', x)),
+    'slice': ([[2, 4]], None,
+              lambda x: op.apply('slice', x, starts=[1], ends=[4], axes=[1], steps=[2])),
+    'softmax': ([[2, 3]], None, lambda x: op.softmax(x)),
+    'split': ([[2, 3]], None, lambda x: concat_all(
+        [t * float(i + 1) for i, t in enumerate(op.split(x, [1, 2], axis=1))])),
+    'squeeze': ([[2, 1, 3]], None, lambda x: op.squeeze(x, axes=[1]) * 2.0),
+    'sum': ([[2, 3]], None, lambda x: op.apply('sum', x, axes=[0, 1])),
+    'swish': ([[2, 3]], None, lambda x: op.apply('swish', x)),
+    'tanh': ([[2, 3]], None, lambda x: op.apply('tanh', x)),
+    'tile': ([[2, 3]], None, lambda x: op.tile(x, reps=[2, 1])),
+    'transpose': ([[2, 3]], None, lambda x: op.transpose(x, perm=[1, 0])),
+    'unsqueeze': ([[2, 3]], None, lambda x: op.unsqueeze(x, [0]) * 2.0),
+    'upsample': ([[1, 2, 2, 1]], None, lambda x: op.apply('upsample', x, factors=[2, 3])),
+}
+
+
+def test_op_table_covers_every_op():
+    assert set(OP_CASES) | NO_GRADIENT_OPS | {'gather'} == set(op.op_names())
+
+
+@pytest.mark.parametrize('device', DEVICES)
+@pytest.mark.parametrize('name', sorted(OP_CASES))
+def test_op_library_gradient(name, device):
+    shapes, bounds, build = OP_CASES[name]
+    low, high = bounds or (-1.0, 1.0)
+    gradcheck(device, build, shapes, low=low, high=high, tol=1e-5)
+
+
+@pytest.mark.parametrize('device', DEVICES)
+def test_op_library_gather_gradient(device):
+    ids = Placeholder(DType.INT32, [5], name='ids')
+    gradcheck(device, lambda x, i: op.apply('gather', x, i, axis=0), [[4, 3]],
+              extra=[(ids, np.array([3, 0, 3, 1, 2], np.int32))])
