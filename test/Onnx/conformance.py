@@ -22,6 +22,8 @@ import sys
 import time
 from collections import defaultdict
 
+from devices import present_devices
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The ops issue 17 requires (torchvision's classification and detection
@@ -94,18 +96,10 @@ def main():
                                    text=True).stdout.split())
 
     if args.run_tool:
-        present = []
-        for d in args.subset_device:
-            ok = subprocess.run([args.run_tool, "--check-device", d],
-                                capture_output=True).returncode == 0
-            kind = d.split(":")[0].upper()
-            if ok:
-                present.append(d)
-            elif os.environ.get("PLAIDML_REQUIRE_" + kind) == "1":
-                print("conformance: %s is required but not there" % d)
-                return 1
-            else:
-                print("conformance: %s is not there; skipped" % d)
+        present = present_devices(args.run_tool, args.subset_device,
+                                  "conformance")
+        if present is None:
+            return 1
         args.subset_device = present
 
     runnable, results = [], []

@@ -28,6 +28,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from devices import present_devices
+
 
 def make_divisible(v, divisor=8):
     new_v = max(divisor, int(v + divisor / 2) // divisor * divisor)
@@ -312,7 +314,13 @@ def main():
     ap.add_argument("--width", type=float, default=1.0)
     ap.add_argument("--classes", type=int, default=1000)
     ap.add_argument("--device", action="append", default=[])
+    ap.add_argument("--gpu-device", action="append", default=[],
+                    help="also run on this device when it is there "
+                         "(devices.py: required in CI)")
     args = ap.parse_args()
+    gpus = present_devices(args.plaidml_run, args.gpu_device, "networks")
+    if gpus is None:
+        return 1
 
     os.makedirs(args.work, exist_ok=True)
     model = build(args.model, args.size, args.width, args.classes)
@@ -321,7 +329,7 @@ def main():
     inputs = example_inputs(model)
     _, expected = run_onnxruntime(path, inputs)
     status = 0
-    for d in args.device or ["cpu"]:
+    for d in (args.device or ["cpu"]) + gpus:
         start = time.perf_counter()
         ok, message = check(args.plaidml_run, path, inputs, expected,
                             args.work, d)
