@@ -100,6 +100,24 @@ template <typename H> auto pointers(const std::vector<H *> &handles) {
   return ptrs;
 }
 
+/// Runs `e` once through `run` (plaidml_executable_run or
+/// plaidml_executable_run_on_device) on the C handles of `inputs`, without
+/// the GIL; returns the C outputs, which the caller wraps.
+template <typename Out, typename H, typename Run>
+std::vector<Out *> runExecutable(Executable &e, const std::vector<H *> &inputs,
+                                 Run run) {
+  auto in = pointers(inputs);
+  size_t n = plaidml_executable_num_outputs(e.ptr);
+  std::vector<Out *> out(n, nullptr);
+  plaidml_status s;
+  {
+    nb::gil_scoped_release release;
+    s = run(e.ptr, in.size(), in.data(), n, out.data());
+  }
+  check(s);
+  return out;
+}
+
 /// (name, dtype, shape) of one program/executable input or output.
 using Spec = std::tuple<std::string, int, std::vector<int64_t>>;
 
@@ -641,18 +659,9 @@ NB_MODULE(_plaidml, m) {
       // their buffers.
       .def("run",
            [](Executable &e, const std::vector<Buffer *> &inputs) {
-             auto in = pointers(inputs);
-             size_t n = plaidml_executable_num_outputs(e.ptr);
-             std::vector<plaidml_buffer *> out(n, nullptr);
-             plaidml_status s;
-             {
-               nb::gil_scoped_release release;
-               s = plaidml_executable_run(e.ptr, in.size(), in.data(), n,
-                                          out.data());
-             }
-             check(s);
              std::vector<NumpyArray> arrays;
-             for (plaidml_buffer *b : out)
+             for (plaidml_buffer *b : runExecutable<plaidml_buffer>(
+                      e, inputs, plaidml_executable_run))
                arrays.push_back(toNumpy(b));
              return arrays;
            })
@@ -664,23 +673,14 @@ NB_MODULE(_plaidml, m) {
              return wrap<DeviceBuffer>(out);
            })
       // Runs on device buffers; the outputs stay on the device.
-      .def("run_on_device",
-           [](Executable &e, const std::vector<DeviceBuffer *> &inputs) {
-             auto in = pointers(inputs);
-             size_t n = plaidml_executable_num_outputs(e.ptr);
-             std::vector<plaidml_device_buffer *> out(n, nullptr);
-             plaidml_status s;
-             {
-               nb::gil_scoped_release release;
-               s = plaidml_executable_run_on_device(e.ptr, in.size(), in.data(),
-                                                    n, out.data());
-             }
-             check(s);
-             std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-             for (plaidml_device_buffer *b : out)
-               buffers.push_back(wrap<DeviceBuffer>(b));
-             return buffers;
-           });
+      .def("run_on_device", [](Executable &e,
+                               const std::vector<DeviceBuffer *> &inputs) {
+        std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+        for (plaidml_device_buffer *b : runExecutable<plaidml_device_buffer>(
+                 e, inputs, plaidml_executable_run_on_device))
+          buffers.push_back(wrap<DeviceBuffer>(b));
+        return buffers;
+      });
 
   // Device buffers: tensors kept on an executable's device.
   nb::class_<DeviceBuffer>(m, "DeviceBuffer")
