@@ -24,6 +24,7 @@
 #include "plaidml/Dialect/Tile/IR/TileOps.h"
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/IntegerSet.h"
 
@@ -32,35 +33,18 @@ namespace mlir::plaidml::tile {
 #include "plaidml/Dialect/Tile/Transforms/Passes.h.inc"
 
 namespace {
-/// `expr` as coefficients of the index dims plus a constant (the last
-/// entry); failure for anything but sums of constant multiples of dims.
-LogicalResult getLinearForm(AffineExpr expr, SmallVectorImpl<int64_t> &form) {
-  unsigned numDims = form.size() - 1;
-  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-    form[dim.getPosition()] += 1;
-    return success();
-  }
-  if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
-    form[numDims] += cst.getValue();
-    return success();
-  }
-  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!bin)
-    return failure();
-  if (bin.getKind() == AffineExprKind::Add)
-    return success(succeeded(getLinearForm(bin.getLHS(), form)) &&
-                   succeeded(getLinearForm(bin.getRHS(), form)));
-  if (bin.getKind() != AffineExprKind::Mul)
-    return failure();
-  auto factor = dyn_cast<AffineConstantExpr>(bin.getRHS());
-  if (!factor)
-    return failure();
-  SmallVector<int64_t> inner(form.size(), 0);
-  if (failed(getLinearForm(bin.getLHS(), inner)))
-    return failure();
-  for (auto [acc, v] : llvm::zip_equal(form, inner))
-    acc += v * factor.getValue();
-  return success();
+/// `expr` (over `numDims` dims) as coefficients of the dims plus a constant
+/// (the last entry), or nothing when it is not linear (floordiv, mod,
+/// ceildiv need local variables).
+std::optional<SmallVector<int64_t>> getLinearForm(AffineExpr expr,
+                                                  unsigned numDims) {
+  std::vector<SmallVector<int64_t, 8>> flat;
+  FlatLinearConstraints locals(numDims);
+  if (failed(getFlattenedAffineExprs(AffineMap::get(numDims, 0, expr), &flat,
+                                     &locals)) ||
+      locals.getNumLocalVars() != 0)
+    return std::nullopt;
+  return SmallVector<int64_t>(flat[0].begin(), flat[0].end());
 }
 
 /// Rewrites `op` in place; true when it changed.
@@ -92,9 +76,11 @@ bool makeOutputStationary(ContractionOp op) {
   for (unsigned pos = 0; pos < results.size(); ++pos) {
     if (isa<AffineDimExpr>(results[pos]))
       continue;
-    SmallVector<int64_t> form(numIdxs + 1, 0);
-    if (failed(getLinearForm(results[pos], form)))
+    std::optional<SmallVector<int64_t>> linear =
+        getLinearForm(results[pos], numIdxs);
+    if (!linear)
       continue;
+    SmallVector<int64_t> &form = *linear;
     // The index to eliminate: coefficient 1, in no other result, the
     // largest range of the result's indices.
     std::optional<unsigned> pick;
