@@ -236,6 +236,12 @@ private:
       if (offset.isFunctionOfDim(pos))
         return fail("a load reads the vector dimension with a stride");
     }
+    // Memory holds an i1 per byte but a vector of i1 packs them in bits:
+    // such loads stay scalar (a row or reduction dependence is fine).
+    if (auto intType = dyn_cast<IntegerType>(load.getType());
+        dep.vec && intType && intType.getWidth() % 8 != 0)
+      return fail("a load reads i" + Twine(intType.getWidth()) +
+                  " elements along the vector dimension");
     nest.dependence[load.getResult()] = dep;
     return true;
   }

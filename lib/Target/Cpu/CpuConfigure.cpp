@@ -196,12 +196,25 @@ struct CpuConfigurePass
       return std::nullopt;
     }
     Schedule best;
+    // The vector width: the target's, or a narrower one (down to 4 lanes)
+    // when it covers more of the vector dimension. A vector operation costs
+    // about as much as a scalar one, so the columns cost extent / lanes
+    // vector steps plus extent % lanes scalar ones: 56 columns are 7
+    // vectors of 8 rather than 3 of 16 and 8 scalars; 14 columns, too
+    // narrow for one vector of 16, are 3 vectors of 4 and 2 scalars.
+    int64_t extent = nest.extent(nest.vectorDim);
     best.lanes = bits / accBits;
-    int64_t fullVectors = nest.extent(nest.vectorDim) / best.lanes;
+    for (int64_t lanes = bits / accBits; lanes >= 4; lanes /= 2) {
+      auto cost = [&](int64_t l) { return extent / l + extent % l; };
+      if (extent >= lanes &&
+          (extent < best.lanes || cost(lanes) < cost(best.lanes)))
+        best.lanes = lanes;
+    }
+    int64_t fullVectors = extent / best.lanes;
     if (fullVectors == 0) {
       whyNot = llvm::formatv("the vector dimension has {0} elements, fewer "
                              "than one vector of {1}",
-                             nest.extent(nest.vectorDim), best.lanes);
+                             extent, std::min<int64_t>(best.lanes, 4));
       return std::nullopt;
     }
     int64_t rowExtent = nest.rowDim ? nest.extent(*nest.rowDim) : 1;

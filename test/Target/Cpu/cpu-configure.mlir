@@ -78,10 +78,58 @@ func.func @padded_store(%i: memref<1x8x32x32xf32>, %k: memref<8x8xf32>, %o: memr
 
 // -----
 
+// Narrow vector dimensions take narrower vectors (one vector step costs
+// about one scalar step): 14 columns are 3 vectors of 4 and 2 scalars
+// (16 lanes cannot hold one vector), 56 columns 7 vectors of 8 (not 3 of
+// 16 and 8 scalars); 64 columns keep 16 lanes.
+// CHECK-LABEL: func.func @narrow
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 4,
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8,
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16,
+func.func @narrow(%a: memref<64x8xf32>, %b: memref<8x64xf32>, %c: memref<64x14xf32>, %d: memref<64x56xf32>, %e: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{vectors of 4}}
+  affine.parallel (%i, %j) = (0, 0) to (64, 14) {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%i, %k] : memref<64x8xf32>
+      %y = affine.load %b[%k, %j] : memref<8x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%i, %j] : memref<64x14xf32>
+  }
+  // expected-remark @+1 {{vectors of 8}}
+  affine.parallel (%i, %j) = (0, 0) to (64, 56) {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%i, %k] : memref<64x8xf32>
+      %y = affine.load %b[%k, %j] : memref<8x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %d[%i, %j] : memref<64x56xf32>
+  }
+  // expected-remark @+1 {{vectors of 16}}
+  affine.parallel (%i, %j) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%i, %k] : memref<64x8xf32>
+      %y = affine.load %b[%k, %j] : memref<8x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %e[%i, %j] : memref<64x64xf32>
+  }
+  return
+}
+
+// -----
+
 // Nests it leaves alone, each with the reason.
 // CHECK-LABEL: func.func @unscheduled
 // CHECK-NOT: plaidml.cpu.schedule
-func.func @unscheduled(%a: memref<8x8xf32>, %b: memref<8x8xi32>, %c: memref<8x4xf32>, %d: memref<8x8xi32>, %e: memref<8x8xf32>) {
+func.func @unscheduled(%a: memref<8x8xf32>, %b: memref<8x8xi32>, %c: memref<8x4xf32>, %d: memref<8x8xi32>, %e: memref<8x8xf32>, %mask: memref<8x8xi1>) {
   %zero = arith.constant 0.0 : f32
   %izero = arith.constant 0 : i32
   // expected-remark @+1 {{no CPU schedule: it has no reduction loop}}
@@ -98,8 +146,8 @@ func.func @unscheduled(%a: memref<8x8xf32>, %b: memref<8x8xi32>, %c: memref<8x4x
     }
     affine.store %r, %d[%i, %j] : memref<8x8xi32>
   }
-  // expected-remark @+1 {{no CPU schedule: the vector dimension has 4 elements, fewer than one vector of 16}}
-  affine.parallel (%i, %j) = (0, 0) to (8, 4) {
+  // expected-remark @+1 {{no CPU schedule: the vector dimension has 3 elements, fewer than one vector of 4}}
+  affine.parallel (%i, %j) = (0, 0) to (8, 3) {
     %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%i, %k] : memref<8x8xf32>
       %s = arith.addf %acc, %x : f32
@@ -112,6 +160,20 @@ func.func @unscheduled(%a: memref<8x8xf32>, %b: memref<8x8xi32>, %c: memref<8x4x
     %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%j, %k] : memref<8x8xf32>
       %s = arith.addf %acc, %x : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %e[%i, %j] : memref<8x8xf32>
+  }
+  // A mask of i1 along the vector dimension: one byte per element in
+  // memory, one bit per lane in a vector (a causal attention mask; was a
+  // wrong result with vectors of 8 or 4 lanes).
+  // expected-remark @+1 {{no CPU schedule: a load reads i1 elements along the vector dimension}}
+  affine.parallel (%i, %j) = (0, 0) to (8, 8) {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
+      %m = affine.load %mask[%k, %j] : memref<8x8xi1>
+      %x = affine.load %a[%i, %k] : memref<8x8xf32>
+      %y = arith.select %m, %x, %zero : f32
+      %s = arith.addf %acc, %y : f32
       affine.yield %s : f32
     }
     affine.store %r, %e[%i, %j] : memref<8x8xf32>

@@ -109,9 +109,13 @@ def CpuConfigurePass
 
     `vector-bits` is the vector register width; 0 takes it from the
     module's `plaidml.target` (its `cpu` and `features`: 512 with avx512f, 256 with avx, 128 otherwise on
-    x86 and on AArch64). Nests that do not have the shape, or whose vector
-    dimension is shorter than one vector, get no schedule and stay as they
-    are. With `remarks=1` every nest gets a remark saying what was chosen
+    x86 and on AArch64). `lanes` is that width in elements, or half or a
+    quarter of it (down to 4) when the narrower vectors cover the vector
+    dimension in fewer steps, counting a vector step and a scalar remainder
+    step alike (14 columns: 3 vectors of 4 and 2 scalars, not 14 scalars;
+    56 columns: 7 vectors of 8, not 3 of 16 and 8 scalars). Nests that do
+    not have the shape, or whose vector dimension is shorter than 4
+    elements, get no schedule and stay as they are. With `remarks=1` every nest gets a remark saying what was chosen
     or why not.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
