@@ -37,6 +37,9 @@ Prints the Tile IR of an ONNX model. The weights (initializers of more than
   --input NAME=FILE.npy  the value of an input that ops read at import time
   --max-constant N       larger initializers are arguments (default 64)
   --name NAME            the function's name (default main)
+  --onnx-layout          every value in ONNX's order (NCHW); by default
+                         convolutions, pools and the elementwise ops between
+                         them compute channels-last (NHWC, HWIO weights)
 )";
 
 int main(int argc, char **argv) {
@@ -52,6 +55,8 @@ int main(int argc, char **argv) {
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
+    } else if (a == "--onnx-layout") {
+      options.channelsLast = false;
     } else if (a == "-o" || a == "--params-dir" || a == "--input" ||
                a == "--max-constant" || a == "--name") {
       std::optional<std::string> v = value();

@@ -44,6 +44,13 @@ struct ImportOptions {
   int64_t maxConstantElements = 64;
   /// The function's name.
   std::string name = "main";
+  /// Compute convolutions, pools and the elementwise ops between them
+  /// channels-last (N, spatial..., C), with the weights of convolutions
+  /// permuted to HWIO at import: the channels become the dimension the code
+  /// generators vectorize. Values keep ONNX's order (NCHW) wherever an op
+  /// depends on it (Reshape, Flatten, Transpose, the graph's outputs), by
+  /// one transpose. False: every value in ONNX's order.
+  bool channelsLast = true;
 };
 
 /// A model imported as an EDSL program. The program's inputs are, in

@@ -26,16 +26,33 @@ static void requireFloat(NodeContext &ctx, const Tensor &x) {
                     " takes floats)");
 }
 
+/// Sets output 0 to `fn` of the node's inputs (a null tensor for an input
+/// not given): channels-last when an input is stored so (docs/Onnx.md,
+/// "Layouts"; elementwise ops do not care about the order of the data), else
+/// in ONNX's order.
+template <typename Fn> static void elementwise(NodeContext &ctx, Fn fn) {
+  if (auto ins = ctx.elementwiseChannelsLast()) {
+    ctx.setOutputChannelsLast(0, fn(*ins));
+    return;
+  }
+  std::vector<Tensor> ins;
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    ins.push_back(ctx.has(i) ? ctx.input(i) : Tensor());
+  ctx.setOutput(0, fn(ins));
+}
+
+using Inputs = const std::vector<Tensor> &;
 using UnaryFn = Tensor (*)(const Tensor &);
 
 static void unary(const char *name, std::vector<int64_t> history, UnaryFn fn,
                   bool floatOnly = true) {
   registerOp(name, std::move(history), [fn, floatOnly](NodeContext &ctx) {
     ctx.checkAttrs({});
-    Tensor x = ctx.input(0);
-    if (floatOnly)
-      requireFloat(ctx, x);
-    ctx.setOutput(0, fn(x));
+    elementwise(ctx, [&](Inputs in) {
+      if (floatOnly)
+        requireFloat(ctx, in[0]);
+      return fn(in[0]);
+    });
   });
 }
 
@@ -53,8 +70,8 @@ static void binary(const char *name, std::vector<int64_t> history,
     if (ctx.version() < 7)
       ctx.unsupported("legacy broadcast attributes");
     ctx.checkAttrs({});
-    Tensor a = ctx.input(0), b = ctx.input(1);
-    ctx.setOutput(0, fn(a, sameType(a, b)));
+    elementwise(ctx,
+                [&](Inputs in) { return fn(in[0], sameType(in[0], in[1])); });
   });
 }
 
@@ -76,12 +93,14 @@ static void variadic(const char *name, std::vector<int64_t> history,
     ctx.checkAttrs({});
     if (ctx.numInputs() == 0)
       ctx.fail("needs at least one input");
-    Tensor acc = ctx.input(0);
-    for (size_t i = 1; i < ctx.numInputs(); ++i)
-      acc = fn(acc, sameType(acc, ctx.input(i)));
-    if (mean)
-      acc = acc / static_cast<double>(ctx.numInputs());
-    ctx.setOutput(0, acc);
+    elementwise(ctx, [&](Inputs in) {
+      Tensor acc = in[0];
+      for (size_t i = 1; i < in.size(); ++i)
+        acc = fn(acc, sameType(acc, in[i]));
+      if (mean)
+        acc = acc / static_cast<double>(in.size());
+      return acc;
+    });
   });
 }
 
@@ -192,50 +211,58 @@ void plaidml::onnx::detail::registerElementwiseOps() {
 
   registerOp("Where", {9, 16}, [](NodeContext &ctx) {
     ctx.checkAttrs({});
-    Tensor c = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
-    ctx.setOutput(0, edsl::select(c, a, sameType(a, b)));
+    elementwise(ctx, [](Inputs in) {
+      return edsl::select(in[0], in[1], sameType(in[1], in[2]));
+    });
   });
-  registerOp(
-      "Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25, 28}, [](NodeContext &ctx) {
-        ctx.checkAttrs({"to", "saturate", "round_mode"});
-        if (!ctx.hasAttr("to"))
-          ctx.fail("attribute 'to' is missing");
-        if (ctx.attrString("round_mode", "up") != "up")
-          ctx.unsupported("round_mode '" + ctx.attrString("round_mode", "") +
-                          "'");
-        ctx.setOutput(0, castTo(ctx, ctx.input(0), ctx.attrInt("to", 1)));
-      });
+  registerOp("Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25, 28},
+             [](NodeContext &ctx) {
+               ctx.checkAttrs({"to", "saturate", "round_mode"});
+               if (!ctx.hasAttr("to"))
+                 ctx.fail("attribute 'to' is missing");
+               if (ctx.attrString("round_mode", "up") != "up")
+                 ctx.unsupported("round_mode '" +
+                                 ctx.attrString("round_mode", "") + "'");
+               elementwise(ctx, [&](Inputs in) {
+                 return castTo(ctx, in[0], ctx.attrInt("to", 1));
+               });
+             });
   registerOp("CastLike", {15, 19, 21, 23, 24, 25}, [](NodeContext &ctx) {
     ctx.checkAttrs({"saturate"});
     ctx.setOutput(0, castTo(ctx, ctx.input(0), toOnnxType(ctx.value(1).dtype)));
   });
   registerOp("Clip", {1, 6, 11, 12, 13}, [](NodeContext &ctx) {
     ctx.checkAttrs({});
-    Tensor x = ctx.input(0);
-    if (ctx.version() < 12)
-      requireFloat(ctx, x);
-    if (ctx.has(1))
-      x = edsl::max(x, sameType(x, ctx.input(1)));
-    if (ctx.has(2))
-      x = edsl::min(x, sameType(x, ctx.input(2)));
-    ctx.setOutput(0, x);
+    elementwise(ctx, [&](Inputs in) {
+      Tensor x = in[0];
+      if (ctx.version() < 12)
+        requireFloat(ctx, x);
+      if (in.size() > 1 && !in[1].isNull())
+        x = edsl::max(x, sameType(x, in[1]));
+      if (in.size() > 2 && !in[2].isNull())
+        x = edsl::min(x, sameType(x, in[2]));
+      return x;
+    });
   });
   registerOp("LeakyRelu", {1, 6, 16}, [](NodeContext &ctx) {
     ctx.checkAttrs({"alpha"});
-    Tensor x = ctx.input(0);
-    requireFloat(ctx, x);
-    ctx.setOutput(0, op::leaky_relu(x, ctx.attrFloat("alpha", 0.01)));
+    elementwise(ctx, [&](Inputs in) {
+      requireFloat(ctx, in[0]);
+      return op::leaky_relu(in[0], ctx.attrFloat("alpha", 0.01));
+    });
   });
   registerOp("PRelu", {1, 6, 7, 9, 16}, [](NodeContext &ctx) {
     ctx.checkAttrs({});
-    Tensor x = ctx.input(0), slope = ctx.input(1);
-    ctx.setOutput(0, edsl::select(x < 0.0, x * sameType(x, slope), x));
+    elementwise(ctx, [](Inputs in) {
+      return edsl::select(in[0] < 0.0, in[0] * sameType(in[0], in[1]), in[0]);
+    });
   });
   registerOp("Elu", {1, 6, 22}, [](NodeContext &ctx) {
     ctx.checkAttrs({"alpha"});
-    Tensor x = ctx.input(0);
-    requireFloat(ctx, x);
-    ctx.setOutput(0, op::elu(x, ctx.attrFloat("alpha", 1.0)));
+    elementwise(ctx, [&](Inputs in) {
+      requireFloat(ctx, in[0]);
+      return op::elu(in[0], ctx.attrFloat("alpha", 1.0));
+    });
   });
   registerOp("Selu", {1, 6, 22}, [](NodeContext &ctx) {
     ctx.checkAttrs({"alpha", "gamma"});
@@ -247,10 +274,11 @@ void plaidml::onnx::detail::registerElementwiseOps() {
   });
   registerOp("HardSigmoid", {1, 6, 22}, [](NodeContext &ctx) {
     ctx.checkAttrs({"alpha", "beta"});
-    Tensor x = ctx.input(0);
-    requireFloat(ctx, x);
-    ctx.setOutput(0, op::hard_sigmoid(x, ctx.attrFloat("alpha", 0.2),
-                                      ctx.attrFloat("beta", 0.5)));
+    elementwise(ctx, [&](Inputs in) {
+      requireFloat(ctx, in[0]);
+      return op::hard_sigmoid(in[0], ctx.attrFloat("alpha", 0.2),
+                              ctx.attrFloat("beta", 0.5));
+    });
   });
   registerOp("Gelu", {20}, [](NodeContext &ctx) {
     ctx.checkAttrs({"approximate"});
@@ -274,6 +302,6 @@ void plaidml::onnx::detail::registerElementwiseOps() {
                if (v.host)
                  ctx.setHostOutput(0, *v.host);
                else
-                 ctx.setOutput(0, ctx.input(0));
+                 elementwise(ctx, [](Inputs in) { return in[0]; });
              });
 }

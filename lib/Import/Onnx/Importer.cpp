@@ -255,6 +255,9 @@ public:
   void define(const std::string &name, Value v);
   /// Whether nodes are being folded (host values become constants).
   bool folding = false;
+  /// Whether ops may compute channels-last (ImportOptions::channelsLast,
+  /// and not while folding).
+  bool channelsLastEnabled() const { return options.channelsLast && !folding; }
   const std::string &getBaseDir() const { return baseDir; }
 
 private:
@@ -298,6 +301,11 @@ void Importer::define(const std::string &name, Value v) {
 Tensor Importer::materialize(Value &v, const std::string &name) {
   if (!v.tensor.isNull())
     return v.tensor;
+  if (!v.channelsLast.isNull()) {
+    v.tensor = permuteTensor(v.channelsLast,
+                             fromChannelsLast(v.channelsLast.getRank()));
+    return v.tensor;
+  }
   if (v.graphInput >= 0) {
     for (int64_t d : v.shape)
       if (d == 0)
@@ -635,6 +643,113 @@ bool NodeContext::isConstant(size_t i) {
   return v.host || v.known;
 }
 
+bool NodeContext::isChannelsLast(size_t i) {
+  return has(i) && !imp.lookup(n.input(i), *this).channelsLast.isNull();
+}
+
+bool NodeContext::channelsLastEnabled() const {
+  return imp.channelsLastEnabled();
+}
+
+Tensor NodeContext::inputChannelsLast(size_t i) {
+  Value &v = imp.lookup(n.input(i), *this);
+  if (!v.channelsLast.isNull())
+    return v.channelsLast;
+  int64_t rank = static_cast<int64_t>(v.shape.size());
+  if (rank < 3 || rank > 5)
+    fail("input " + std::to_string(i) + " has rank " + std::to_string(rank) +
+         ", not 3 to 5 as a channels-last value");
+  Tensor t = inputPermuted(i, toChannelsLast(rank));
+  if (!imp.folding)
+    v.channelsLast = t;
+  return t;
+}
+
+Tensor NodeContext::inputPermuted(size_t i, const std::vector<int64_t> &perm) {
+  if (!has(i))
+    fail("input " + std::to_string(i) + " is missing");
+  Value &v = imp.lookup(n.input(i), *this);
+  for (const auto &[p, t] : v.permuted)
+    if (p == perm)
+      return t;
+  Tensor t;
+  if (v.host && !imp.folding) {
+    Value pv;
+    pv.host = permuteHost(*v.host, perm);
+    pv.dtype = v.dtype;
+    pv.shape = pv.host->shape;
+    std::string name = n.input(i) + ".transposed(";
+    for (size_t a = 0; a < perm.size(); ++a)
+      name += (a ? "," : "") + std::to_string(perm[a]);
+    t = imp.materialize(pv, name + ")");
+  } else {
+    t = permuteTensor(input(i), perm);
+  }
+  if (!imp.folding)
+    v.permuted.emplace_back(perm, t);
+  return t;
+}
+
+void NodeContext::setOutputChannelsLast(size_t i, const Tensor &t) {
+  if (!hasOutput(i))
+    return;
+  std::vector<int64_t> back = fromChannelsLast(t.getRank());
+  std::vector<int64_t> shape = t.getShape();
+  Value v;
+  v.dtype = t.getDType();
+  for (int64_t a : back)
+    v.shape.push_back(shape[a]);
+  if (imp.folding)
+    v.tensor = permuteTensor(t, back); // tryFold reads `tensor`
+  else
+    v.channelsLast = t;
+  imp.define(n.output(i), std::move(v));
+}
+
+std::optional<std::vector<Tensor>> NodeContext::elementwiseChannelsLast() {
+  if (!channelsLastEnabled())
+    return std::nullopt;
+  size_t rank = 0;
+  for (size_t i = 0; i < numInputs(); ++i)
+    if (has(i))
+      rank = std::max(rank, value(i).shape.size());
+  if (rank < 3 || rank > 5)
+    return std::nullopt;
+  bool any = false;
+  for (size_t i = 0; i < numInputs(); ++i)
+    if (has(i)) {
+      const Value &v = value(i);
+      any |= v.shape.size() == rank && !v.channelsLast.isNull() &&
+             v.tensor.isNull();
+    }
+  if (!any)
+    return std::nullopt;
+  std::vector<int64_t> perm = toChannelsLast(rank);
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < numInputs(); ++i) {
+    if (!has(i)) {
+      out.emplace_back();
+      continue;
+    }
+    const Value &v = value(i);
+    if (v.shape.size() == rank) {
+      out.push_back(inputChannelsLast(i));
+      continue;
+    }
+    Tensor x = input(i);
+    if (v.shape.empty()) {
+      out.push_back(x); // a scalar broadcasts as it is
+      continue;
+    }
+    // Aligned to the right as ONNX broadcasts, then permuted (a
+    // per-channel [C, 1, 1] becomes [1, 1, 1, C], a reshape).
+    std::vector<int64_t> aligned(rank - v.shape.size(), 1);
+    aligned.insert(aligned.end(), v.shape.begin(), v.shape.end());
+    out.push_back(permuteTensor(edsl::reshape(x, aligned), perm));
+  }
+  return out;
+}
+
 const rt::HostArray &NodeContext::constant(size_t i, const char *what) {
   if (!has(i))
     fail(std::string("input ") + std::to_string(i) + " (" + what +
@@ -765,6 +880,67 @@ void NodeContext::setHostOutput(size_t i, rt::HostArray array) {
   v.shape = array.shape;
   v.host = std::move(array);
   imp.define(n.output(i), std::move(v));
+}
+
+std::vector<int64_t> detail::toChannelsLast(int64_t rank) {
+  std::vector<int64_t> perm{0};
+  for (int64_t a = 2; a < rank; ++a)
+    perm.push_back(a);
+  perm.push_back(1);
+  return perm;
+}
+
+std::vector<int64_t> detail::fromChannelsLast(int64_t rank) {
+  std::vector<int64_t> perm{0, rank - 1};
+  for (int64_t a = 1; a + 1 < rank; ++a)
+    perm.push_back(a);
+  return perm;
+}
+
+Tensor detail::permuteTensor(const Tensor &x,
+                             const std::vector<int64_t> &perm) {
+  // A permutation that keeps the axes larger than 1 in their order moves
+  // no data: a reshape ([N, 1, 1, C] <-> [N, C, 1, 1]).
+  std::vector<int64_t> shape = x.getShape(), permuted, order;
+  for (int64_t a : perm) {
+    permuted.push_back(shape[a]);
+    if (shape[a] != 1)
+      order.push_back(a);
+  }
+  if (std::is_sorted(order.begin(), order.end()))
+    return edsl::reshape(x, permuted);
+  return op::transpose(x, perm);
+}
+
+rt::HostArray detail::permuteHost(const rt::HostArray &array,
+                                  const std::vector<int64_t> &perm) {
+  size_t rank = array.shape.size();
+  rt::HostArray r;
+  r.dtype = array.dtype;
+  for (int64_t a : perm)
+    r.shape.push_back(array.shape[a]);
+  r.bytes.resize(array.bytes.size());
+  std::vector<int64_t> stride(rank, 1); // of the input, in elements
+  for (size_t a = rank; a-- > 1;)
+    stride[a - 1] = stride[a] * array.shape[a];
+  // Walk the output in order, keeping the input offset of its index.
+  size_t size = rt::getDTypeSize(array.dtype);
+  std::vector<int64_t> idx(rank, 0);
+  int64_t total = array.getNumElements(), from = 0;
+  for (int64_t e = 0; e < total; ++e) {
+    std::memcpy(r.bytes.data() + e * size, array.bytes.data() + from * size,
+                size);
+    for (size_t j = rank; j-- > 0;) {
+      int64_t s = stride[perm[j]];
+      if (++idx[j] < r.shape[j]) {
+        from += s;
+        break;
+      }
+      from -= (r.shape[j] - 1) * s;
+      idx[j] = 0;
+    }
+  }
+  return r;
 }
 
 int64_t detail::normAxis(NodeContext &ctx, int64_t axis, int64_t rank,

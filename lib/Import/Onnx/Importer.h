@@ -43,8 +43,17 @@ class Importer;
 
 /// A value of the graph.
 struct Value {
-  /// The tensor in the program (null until materialized for a host value).
+  /// The tensor in the program (null until materialized for a host value,
+  /// or for a value computed channels-last until an op needs ONNX's order).
   Tensor tensor;
+  /// The same data stored channels-last (N, spatial..., C) for a value of
+  /// rank 3 to 5 that a convolution, pool or the elementwise ops between
+  /// them computed in that order (docs/Onnx.md, "Layouts"); `tensor` is then
+  /// made from it, by one transpose, when an op needs ONNX's order.
+  Tensor channelsLast;
+  /// Permutations of this value made once (a convolution's OIHW weights as
+  /// HWIO), by permutation.
+  std::vector<std::pair<std::vector<int64_t>, Tensor>> permuted;
   /// The data, when known at import time (initializers, Constant nodes,
   /// folded shape computations).
   std::optional<rt::HostArray> host;
@@ -82,6 +91,28 @@ public:
   std::vector<int64_t> ints(size_t i, const char *what);
   /// Whether input `i` is known at import time.
   bool isConstant(size_t i);
+
+  /// Channels-last values (docs/Onnx.md, "Layouts"). Whether input `i` is
+  /// stored channels-last (only, or also in ONNX's order).
+  bool isChannelsLast(size_t i);
+  /// Whether this node may compute channels-last (the import option is on
+  /// and the node is not being folded).
+  bool channelsLastEnabled() const;
+  /// Input `i` (rank 3 to 5) in channels-last order: its channels-last
+  /// tensor, or a transpose of its ONNX-order tensor (made once).
+  Tensor inputChannelsLast(size_t i);
+  /// Input `i` permuted by `perm` (output axis j is input axis perm[j]):
+  /// data known at import time is permuted there (a convolution's weights),
+  /// anything else by a transpose in the program; made once per value.
+  Tensor inputPermuted(size_t i, const std::vector<int64_t> &perm);
+  /// Sets output `i` to `t`, computed channels-last: the value's shape is
+  /// t's in ONNX's order.
+  void setOutputChannelsLast(size_t i, const Tensor &t);
+  /// For elementwise ops: when a given input of the highest rank (3 to 5)
+  /// is stored channels-last only, every given input in channels-last order
+  /// (lower-rank inputs aligned to the right as ONNX broadcasts them, then
+  /// permuted), so that the op runs channels-last; otherwise nullopt.
+  std::optional<std::vector<Tensor>> elementwiseChannelsLast();
 
   bool hasAttr(const std::string &name) const;
   int64_t attrInt(const std::string &name, int64_t fallback) const;
@@ -159,6 +190,16 @@ rt::HostArray makeHostInts(DType dtype, const std::vector<int64_t> &shape,
                            const std::vector<int64_t> &values);
 /// Every element of an integer host array.
 std::vector<int64_t> hostInts(const rt::HostArray &array);
+/// The permutation from ONNX's order (N, C, spatial...) to channels-last
+/// (N, spatial..., C), and back, for `rank`.
+std::vector<int64_t> toChannelsLast(int64_t rank);
+std::vector<int64_t> fromChannelsLast(int64_t rank);
+/// `x` permuted (output axis j is x's axis perm[j]): a reshape when no
+/// data moves, else a transpose.
+Tensor permuteTensor(const Tensor &x, const std::vector<int64_t> &perm);
+/// `array` permuted: output axis j is input axis perm[j].
+rt::HostArray permuteHost(const rt::HostArray &array,
+                          const std::vector<int64_t> &perm);
 /// `axis` counted from the end when negative, checked against `rank`.
 int64_t normAxis(NodeContext &ctx, int64_t axis, int64_t rank,
                  const char *what = "axis");

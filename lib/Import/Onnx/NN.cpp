@@ -28,12 +28,15 @@ static op::Padding autoPad(NodeContext &ctx) {
   ctx.unsupported("auto_pad '" + s + "'");
 }
 
-static size_t spatialRank(NodeContext &ctx, const Tensor &x) {
-  int64_t r = x.getRank();
+static size_t spatialRank(NodeContext &ctx, int64_t r) {
   if (r < 3 || r > 5)
     ctx.unsupported("input rank " + std::to_string(r) +
                     " (1 to 3 spatial dimensions are supported)");
   return static_cast<size_t>(r - 2);
+}
+
+static size_t spatialRank(NodeContext &ctx, const Tensor &x) {
+  return spatialRank(ctx, x.getRank());
 }
 
 /// The `pads` attribute (zeros when absent), checked to have 2 * n entries.
@@ -58,12 +61,26 @@ static void checkKernelShape(NodeContext &ctx, const Tensor &w, size_t n) {
       ctx.fail("kernel_shape does not match the weights " + w.str());
 }
 
+/// Whether a node's data input (input 0) is computed channels-last: the
+/// import option is on and the input has a channels-last form or a
+/// convolution, pool or normalization wants one anyway (`always`).
+static bool channelsLast(NodeContext &ctx, bool always) {
+  return ctx.channelsLastEnabled() && (always || ctx.isChannelsLast(0));
+}
+
 static void conv(NodeContext &ctx) {
   ctx.checkAttrs(
       {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
-  Tensor x = ctx.input(0), w = ctx.input(1);
-  size_t n = spatialRank(ctx, x);
-  checkKernelShape(ctx, w, n);
+  size_t n = spatialRank(ctx, ctx.value(0).shape.size());
+  const Value &wv = ctx.value(1);
+  std::string weights = rt::describeShapeAndType(wv.shape, wv.dtype);
+  if (wv.shape.size() != n + 2)
+    ctx.fail("the weights " + weights + " do not have rank " +
+             std::to_string(n + 2) + " as the input does");
+  std::vector<int64_t> ks = ctx.attrInts("kernel_shape");
+  if (!ks.empty() && (ks.size() != n ||
+                      !std::equal(ks.begin(), ks.end(), wv.shape.begin() + 2)))
+    ctx.fail("kernel_shape does not match the weights " + weights);
   op::ConvOptions o;
   o.strides = ctx.attrInts("strides");
   o.dilations = ctx.attrInts("dilations");
@@ -71,11 +88,28 @@ static void conv(NodeContext &ctx) {
   if (o.padding == op::Padding::Explicit)
     o.pads = padsAttr(ctx, n);
   o.groups = ctx.attrInt("group", 1);
-  o.layout = op::DataLayout::NCX;
-  o.filterLayout = op::FilterLayout::OIX;
   if (ctx.has(2))
     o.bias = ctx.input(2);
-  ctx.setOutput(0, op::convolution(x, w, o));
+  if (channelsLast(ctx, true)) {
+    // Channels-last, with the OIHW weights permuted to HWIO (at import
+    // when they are initializers): the output channels are contiguous in
+    // both the output and the filter, so the code generators vectorize
+    // them, whatever the size of the image.
+    std::vector<int64_t> hwio;
+    for (size_t a = 2; a < n + 2; ++a)
+      hwio.push_back(static_cast<int64_t>(a));
+    hwio.push_back(1);
+    hwio.push_back(0);
+    o.layout = op::DataLayout::NXC;
+    o.filterLayout = op::FilterLayout::XIO;
+    ctx.setOutputChannelsLast(0,
+                              op::convolution(ctx.inputChannelsLast(0),
+                                              ctx.inputPermuted(1, hwio), o));
+    return;
+  }
+  o.layout = op::DataLayout::NCX;
+  o.filterLayout = op::FilterLayout::OIX;
+  ctx.setOutput(0, op::convolution(ctx.input(0), ctx.input(1), o));
 }
 
 static void convTranspose(NodeContext &ctx) {
@@ -160,8 +194,7 @@ static void pool(NodeContext &ctx, op::PoolMode mode) {
                     "kernel_shape", "pads", "strides"});
   if (ctx.hasOutput(1))
     ctx.unsupported("output 'Indices'");
-  Tensor x = ctx.input(0);
-  size_t n = spatialRank(ctx, x);
+  size_t n = spatialRank(ctx, ctx.value(0).shape.size());
   op::PoolOptions o;
   o.window = ctx.attrInts("kernel_shape");
   if (o.window.size() != n)
@@ -171,19 +204,28 @@ static void pool(NodeContext &ctx, op::PoolMode mode) {
   o.padding = autoPad(ctx);
   if (o.padding == op::Padding::Explicit)
     o.pads = padsAttr(ctx, n);
-  o.layout = op::DataLayout::NCX;
   o.countIncludePad = ctx.attrInt("count_include_pad", 0) != 0;
   o.ceilMode = ctx.attrInt("ceil_mode", 0) != 0;
   if (o.ceilMode && o.padding != op::Padding::Explicit)
     o.ceilMode = false; // auto_pad fixes the output size
-  ctx.setOutput(0, op::pool(x, mode, o));
+  if (channelsLast(ctx, false)) {
+    o.layout = op::DataLayout::NXC;
+    ctx.setOutputChannelsLast(0, op::pool(ctx.inputChannelsLast(0), mode, o));
+    return;
+  }
+  o.layout = op::DataLayout::NCX;
+  ctx.setOutput(0, op::pool(ctx.input(0), mode, o));
 }
 
 static void globalPool(NodeContext &ctx, op::PoolMode mode) {
   ctx.checkAttrs({});
-  Tensor x = ctx.input(0);
-  spatialRank(ctx, x);
-  ctx.setOutput(0, op::global_pool(x, mode, op::DataLayout::NCX));
+  spatialRank(ctx, ctx.value(0).shape.size());
+  if (channelsLast(ctx, false)) {
+    ctx.setOutputChannelsLast(0, op::global_pool(ctx.inputChannelsLast(0), mode,
+                                                 op::DataLayout::NXC));
+    return;
+  }
+  ctx.setOutput(0, op::global_pool(ctx.input(0), mode, op::DataLayout::NCX));
 }
 
 static void batchNorm(NodeContext &ctx) {
@@ -193,10 +235,16 @@ static void batchNorm(NodeContext &ctx) {
     ctx.unsupported("training_mode 1");
   if (ctx.hasOutput(1) || ctx.hasOutput(2))
     ctx.unsupported("outputs running_mean and running_var (training)");
-  Tensor x = ctx.input(0);
-  ctx.setOutput(0, op::batch_norm(x, ctx.input(3), ctx.input(4), ctx.input(1),
-                                  ctx.input(2), ctx.attrFloat("epsilon", 1e-5),
-                                  1));
+  double eps = ctx.attrFloat("epsilon", 1e-5);
+  size_t rank = ctx.value(0).shape.size();
+  if (rank >= 3 && rank <= 5 && channelsLast(ctx, false)) {
+    ctx.setOutputChannelsLast(
+        0, op::batch_norm(ctx.inputChannelsLast(0), ctx.input(3), ctx.input(4),
+                          ctx.input(1), ctx.input(2), eps, -1));
+    return;
+  }
+  ctx.setOutput(0, op::batch_norm(ctx.input(0), ctx.input(3), ctx.input(4),
+                                  ctx.input(1), ctx.input(2), eps, 1));
 }
 
 static void layerNorm(NodeContext &ctx) {
@@ -280,14 +328,17 @@ void plaidml::onnx::detail::registerNNOps() {
           ctx.unsupported("training_mode true (random dropout)");
       }
     }
-    Tensor x = ctx.input(0);
-    ctx.setOutput(0, x);
+    std::vector<int64_t> shape = ctx.value(0).shape;
+    if (channelsLast(ctx, false))
+      ctx.setOutputChannelsLast(0, ctx.inputChannelsLast(0));
+    else
+      ctx.setOutput(0, ctx.input(0));
     if (ctx.hasOutput(1)) {
-      rt::HostArray ones = makeHostInts(DType::i1, x.getShape(),
+      rt::HostArray ones = makeHostInts(DType::i1, shape,
                                         std::vector<int64_t>(
                                             [&] {
                                               int64_t e = 1;
-                                              for (int64_t d : x.getShape())
+                                              for (int64_t d : shape)
                                                 e *= d;
                                               return e;
                                             }(),

@@ -99,18 +99,32 @@ static void concat(NodeContext &ctx) {
   ctx.checkAttrs({"axis"});
   if (!ctx.hasAttr("axis"))
     ctx.fail("attribute 'axis' is missing");
-  std::vector<Tensor> xs;
-  for (size_t i = 0; i < ctx.numInputs(); ++i) {
-    if (!ctx.has(i))
-      continue;
-    // Empty pieces add nothing.
-    if (numElements(ctx.value(i).shape) == 0)
-      continue;
-    xs.push_back(ctx.input(i));
-  }
-  if (xs.empty())
+  // Empty pieces add nothing.
+  std::vector<size_t> pieces;
+  bool anyChannelsLast = false;
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (ctx.has(i) && numElements(ctx.value(i).shape) != 0) {
+      pieces.push_back(i);
+      anyChannelsLast |= ctx.isChannelsLast(i);
+    }
+  if (pieces.empty())
     ctx.unsupported("concatenation of empty tensors only");
-  int64_t axis = normAxis(ctx, ctx.attrInt("axis", 0), xs[0].getRank());
+  int64_t rank = static_cast<int64_t>(ctx.value(pieces[0]).shape.size());
+  int64_t axis = normAxis(ctx, ctx.attrInt("axis", 0), rank);
+  // Channels-last pieces concatenate channels-last (the axis moved with
+  // the permutation), the others are permuted to join them.
+  bool cl =
+      anyChannelsLast && ctx.channelsLastEnabled() && rank >= 3 && rank <= 5;
+  std::vector<Tensor> xs;
+  for (size_t i : pieces)
+    xs.push_back(cl ? ctx.inputChannelsLast(i) : ctx.input(i));
+  if (cl) {
+    std::vector<int64_t> perm = toChannelsLast(rank);
+    int64_t clAxis = std::find(perm.begin(), perm.end(), axis) - perm.begin();
+    ctx.setOutputChannelsLast(0,
+                              xs.size() == 1 ? xs[0] : op::concat(xs, clAxis));
+    return;
+  }
   ctx.setOutput(0, xs.size() == 1 ? xs[0] : op::concat(xs, axis));
 }
 
@@ -401,7 +415,26 @@ void plaidml::onnx::detail::registerShapeOps() {
   });
   registerOp("Transpose", {1, 13, 21, 23, 24, 25}, [](NodeContext &ctx) {
     ctx.checkAttrs({"perm"});
-    ctx.setOutput(0, op::transpose(ctx.input(0), ctx.attrInts("perm")));
+    std::vector<int64_t> perm = ctx.attrInts("perm");
+    int64_t rank = static_cast<int64_t>(ctx.value(0).shape.size());
+    if (perm.empty())
+      for (int64_t a = rank - 1; a >= 0; --a)
+        perm.push_back(a);
+    std::vector<int64_t> sorted = perm;
+    std::sort(sorted.begin(), sorted.end());
+    bool valid = static_cast<int64_t>(perm.size()) == rank;
+    for (int64_t a = 0; valid && a < rank; ++a)
+      valid = sorted[a] == a;
+    if (valid && ctx.channelsLastEnabled() && ctx.isChannelsLast(0)) {
+      // One permutation of the channels-last data (none for NCHW -> NHWC,
+      // as models exported from TensorFlow have).
+      std::vector<int64_t> back = fromChannelsLast(rank), composed;
+      for (int64_t a : perm)
+        composed.push_back(back[a]);
+      ctx.setOutput(0, permuteTensor(ctx.inputChannelsLast(0), composed));
+      return;
+    }
+    ctx.setOutput(0, op::transpose(ctx.input(0), perm));
   });
   registerOp("Concat", {1, 4, 11, 13}, concat);
   registerOp("Split", {1, 2, 11, 13, 18}, split);
