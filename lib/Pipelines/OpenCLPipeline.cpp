@@ -100,7 +100,7 @@ void mlir::plaidml::buildOpenCLLoweringPipeline(
 
 void mlir::plaidml::buildOpenCLPipeline(OpPassManager &pm,
                                         const OpenCLPipelineOptions &options) {
-  buildTileToAffinePipeline(pm);
+  buildTileToAffinePipeline(pm, /*borderFill=*/false);
   buildOpenCLLoweringPipeline(pm, options);
 }
 

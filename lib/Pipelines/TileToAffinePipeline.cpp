@@ -16,11 +16,14 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 
-void mlir::plaidml::buildTileToAffinePipeline(OpPassManager &pm) {
+void mlir::plaidml::buildTileToAffinePipeline(OpPassManager &pm,
+                                              bool borderFill) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tile::createTileComputeBoundsPass());
   fpm.addPass(tile::createTileOutputStationaryPass());
-  pm.addPass(createConvertTileToAffinePass());
+  ConvertTileToAffinePassOptions options;
+  options.borderFill = borderFill;
+  pm.addPass(createConvertTileToAffinePass(options));
 }
 
 void mlir::plaidml::buildScalarsAndFunctionsToLLVM(OpPassManager &pm) {

@@ -106,7 +106,7 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
 
 void mlir::plaidml::buildVulkanPipeline(OpPassManager &pm,
                                         const VulkanPipelineOptions &options) {
-  buildTileToAffinePipeline(pm);
+  buildTileToAffinePipeline(pm, /*borderFill=*/false);
   buildVulkanLoweringPipeline(pm, options);
 }
 

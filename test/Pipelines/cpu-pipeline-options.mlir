@@ -16,7 +16,7 @@
 // FULL-NEXT:     tile-compute-bounds,
 // FULL-NEXT:     tile-output-stationary
 // FULL-NEXT:   ),
-// FULL-NEXT:   convert-tile-to-affine,
+// FULL-NEXT:   convert-tile-to-affine{border-fill=true},
 // FULL-NEXT:   plaidml-attach-target{{{.*}}cpu=x86-64 device=cpu {{.*}}},
 // FULL-NEXT:   func.func(
 // FULL-NEXT:     plaidml-erase-zero-size-buffers,

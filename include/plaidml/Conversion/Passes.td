@@ -23,7 +23,8 @@ def ConvertTileToAffinePass : Pass<"convert-tile-to-affine", "ModuleOp"> {
 
     - `tile.contract` needs the `lower_bounds` / `upper_bounds` of
       `tile-compute-bounds`. The output is first filled with the broadcast
-      init; then the index space is visited: when the sink is a projected
+      init (with `border-fill`, only outside the box an assignment or a
+      register reduction writes whole); then the index space is visited: when the sink is a projected
       permutation its dimensions form an outer `affine.parallel` and the
       others inner `affine.for` loops, otherwise every dimension is an
       `affine.for`. The remaining `cons` guard the body with `affine.if`.
@@ -66,6 +67,15 @@ def ConvertTileToAffinePass : Pass<"convert-tile-to-affine", "ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"borderFill", "border-fill", "bool", /*default=*/"true",
+           "A contraction whose writes cover a box of its output (a "
+           "zero-padded copy, a convolution stored into the interior of the "
+           "next one's padded input) stores its init only outside that box, "
+           "one nest per side of each dimension, instead of filling the whole "
+           "output first. The GPU pipelines turn it off: there one fill "
+           "kernel costs less than a launch per side.">
+  ];
   let dependentDialects = [
     "affine::AffineDialect", "arith::ArithDialect", "func::FuncDialect",
     "math::MathDialect", "memref::MemRefDialect", "scf::SCFDialect",

@@ -188,8 +188,74 @@ void buildSinkParallel(OpBuilder &b, Location loc, ArrayRef<unsigned> dims,
   b.setInsertionPointToStart(par.getBody());
 }
 
+/// The box of output elements (inclusive bounds per output dimension) that
+/// the index box writes through `sink`, when every result is a constant, or
+/// an index of its own plus a constant, and no constraint cuts the box.
+std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+getWrittenBox(ContractionOp op, AffineMap sink, ArrayRef<int64_t> lbs,
+              ArrayRef<int64_t> ubs) {
+  if (op.getCons())
+    return std::nullopt;
+  SmallVector<std::pair<int64_t, int64_t>> box;
+  llvm::SmallBitVector seen(sink.getNumDims());
+  for (AffineExpr e : sink.getResults()) {
+    int64_t offset = 0;
+    if (auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+        sum && sum.getKind() == AffineExprKind::Add) {
+      auto c = dyn_cast<AffineConstantExpr>(sum.getRHS());
+      if (!c)
+        return std::nullopt;
+      offset = c.getValue();
+      e = sum.getLHS();
+    }
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      box.emplace_back(c.getValue() + offset, c.getValue() + offset);
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || seen.test(dim.getPosition()))
+      return std::nullopt;
+    seen.set(dim.getPosition());
+    box.emplace_back(lbs[dim.getPosition()] + offset,
+                     ubs[dim.getPosition()] + offset);
+  }
+  return box;
+}
+
+/// Stores the init into the elements of `out` (of `shape`) outside `box`:
+/// for each dimension k, the slabs before and after the box along k, within
+/// the box along the dimensions before k. A zero-padded copy fills its
+/// border, not the whole buffer it then overwrites.
+void fillOutsideBox(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+    ArrayRef<std::pair<int64_t, int64_t>> box,
+    function_ref<void(OpBuilder &, Location, ValueRange)> fill) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> dims = llvm::to_vector(llvm::seq<unsigned>(0, rank));
+  for (unsigned k = 0; k < rank; ++k) {
+    auto [lo, hi] = box[k];
+    for (auto [first, last] :
+         {std::pair<int64_t, int64_t>(0, lo - 1),
+          std::pair<int64_t, int64_t>(hi + 1, shape[k] - 1)}) {
+      if (last < first)
+        continue;
+      SmallVector<int64_t> slabLbs, slabUbs;
+      for (unsigned d = 0; d < rank; ++d) {
+        slabLbs.push_back(d < k ? box[d].first : d == k ? first : 0);
+        slabUbs.push_back(d < k ? box[d].second : d == k ? last : shape[d] - 1);
+      }
+      OpBuilder::InsertionGuard guard(b);
+      SmallVector<Value> ivs(rank);
+      buildSinkParallel(b, loc, dims, slabLbs, slabUbs, ivs);
+      fill(b, loc, ivs);
+    }
+  }
+}
+
 struct ContractionLowering : OpConversionPattern<ContractionOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ContractionLowering(TypeConverter &converter, MLIRContext *ctx,
+                      bool borderFill)
+      : OpConversionPattern(converter, ctx), borderFill(borderFill) {}
 
   LogicalResult
   matchAndRewrite(ContractionOp op, OpAdaptor adaptor,
@@ -225,13 +291,22 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
         cast<MemRefType>(init.getType()).getShape(), shape, ctx);
     AffineMap sink = getLoweringSink(op, lbs, ubs);
     bool reduceInRegisters = !empty && isRegisterReduction(op, sink);
-    if (!reduceInRegisters || !coversOutput(sink, shape, lbs, ubs))
-      buildParallelNest(
-          rewriter, loc, shape, [&](OpBuilder &b, Location l, ValueRange ivs) {
-            Value v = affine::AffineLoadOp::create(b, l, init, initMap, ivs);
-            v = buildConversion(b, l, v, initType, outType);
-            affine::AffineStoreOp::create(b, l, v, out, ivs);
-          });
+    auto fill = [&](OpBuilder &b, Location l, ValueRange ivs) {
+      Value v = affine::AffineLoadOp::create(b, l, init, initMap, ivs);
+      v = buildConversion(b, l, v, initType, outType);
+      affine::AffineStoreOp::create(b, l, v, out, ivs);
+    };
+    // Where every element of a box is written from scratch (by a register
+    // reduction, which starts from the init, or by an assignment), only the
+    // rest of the output needs the init.
+    std::optional<SmallVector<std::pair<int64_t, int64_t>>> box;
+    if (borderFill && !empty &&
+        (reduceInRegisters || op.getAgg() == AggregationKind::assign))
+      box = getWrittenBox(op, sink, lbs, ubs);
+    if (box && !shape.empty())
+      fillOutsideBox(rewriter, loc, shape, *box, fill);
+    else if (!reduceInRegisters || !coversOutput(sink, shape, lbs, ubs))
+      buildParallelNest(rewriter, loc, shape, fill);
 
     if (reduceInRegisters)
       buildRegisterReduction(rewriter, op, adaptor, sink, out, outType, initMap,
@@ -243,6 +318,7 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
   }
 
 private:
+  bool borderFill;
   /// The reduction form: a parallel nest over the sink's indices whose body
   /// starts from the init, carries the partial result through the
   /// reduction loops as iter_args and stores it once:
@@ -355,6 +431,8 @@ private:
 } // namespace
 
 void tile_to_affine::populateContractionPatterns(TypeConverter &converter,
-                                                 RewritePatternSet &patterns) {
-  patterns.add<ContractionLowering>(converter, patterns.getContext());
+                                                 RewritePatternSet &patterns,
+                                                 bool borderFill) {
+  patterns.add<ContractionLowering>(converter, patterns.getContext(),
+                                    borderFill);
 }

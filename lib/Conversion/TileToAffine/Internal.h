@@ -91,7 +91,7 @@ AffineMap getBroadcastMap(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
 //===----------------------------------------------------------------------===//
 
 void populateContractionPatterns(TypeConverter &converter,
-                                 RewritePatternSet &patterns);
+                                 RewritePatternSet &patterns, bool borderFill);
 void populateElementwisePatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateShapePatterns(TypeConverter &converter,

@@ -241,10 +241,11 @@ struct ReturnOpLowering : OpConversionPattern<func::ReturnOp> {
 } // namespace
 
 void mlir::plaidml::populateTileToAffineConversionPatterns(
-    TypeConverter &typeConverter, RewritePatternSet &patterns) {
+    TypeConverter &typeConverter, RewritePatternSet &patterns,
+    bool borderFill) {
   patterns.add<FuncOpLowering, ReturnOpLowering>(typeConverter,
                                                  patterns.getContext());
-  populateContractionPatterns(typeConverter, patterns);
+  populateContractionPatterns(typeConverter, patterns, borderFill);
   populateElementwisePatterns(typeConverter, patterns);
   populateShapePatterns(typeConverter, patterns);
   populateSortAndRandomPatterns(typeConverter, patterns);

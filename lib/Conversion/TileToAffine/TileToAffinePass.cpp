@@ -122,6 +122,7 @@ namespace mlir::plaidml {
 namespace {
 struct ConvertTileToAffinePass
     : public impl::ConvertTileToAffinePassBase<ConvertTileToAffinePass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool ok = true;
@@ -140,7 +141,7 @@ struct ConvertTileToAffinePass
     MLIRContext *ctx = &getContext();
     TileToAffineTypeConverter converter;
     RewritePatternSet patterns(ctx);
-    populateTileToAffineConversionPatterns(converter, patterns);
+    populateTileToAffineConversionPatterns(converter, patterns, borderFill);
     ConversionTarget target(*ctx);
     configureTileToAffineConversionTarget(target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

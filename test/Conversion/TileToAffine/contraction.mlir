@@ -1,4 +1,5 @@
 // RUN: plaidml-opt %s -convert-tile-to-affine -split-input-file | FileCheck %s
+// RUN: plaidml-opt %s -convert-tile-to-affine="border-fill=false" -split-input-file | FileCheck %s --check-prefix=WHOLE
 
 // Matrix multiplication: the sink dims (m, n) run in an outer affine.parallel
 // whose body starts from the init, carries the sum through the reduction
@@ -68,13 +69,21 @@ func.func @same_conv(%I: tensor<5xsi32>, %K: tensor<3xsi32>) -> tensor<5xsi32> {
 // -----
 
 // Bounds that do not start at zero become affine.parallel / affine.for
-// bounds; the output elements outside the box keep the init, so it is
-// filled first.
+// bounds; the output elements outside the box keep the init, so they are
+// filled first: with border-fill (the default) only those, one nest per
+// side; without, the whole output.
 
 // CHECK-LABEL: func.func @shifted_bounds
-// CHECK: affine.parallel (%{{.*}}) = (0) to (4) {
+// CHECK: affine.parallel (%{{.*}}) = (0) to (1) {
+// CHECK: affine.store
+// CHECK: affine.parallel (%{{.*}}) = (3) to (4) {
 // CHECK: affine.store
 // CHECK: affine.parallel (%{{.*}}) = (1) to (3) {
+// WHOLE-LABEL: func.func @shifted_bounds
+// WHOLE: affine.parallel (%{{.*}}) = (0) to (4) {
+// WHOLE: affine.store
+// WHOLE-NEXT: }
+// WHOLE-NEXT: affine.parallel (%{{.*}}) = (1) to (3) {
 // CHECK-NEXT: affine.load
 // CHECK-NEXT: affine.for %{{.*}} = 2 to 5 iter_args
 func.func @shifted_bounds(%I: tensor<8xf32>) -> tensor<4xf32> {
@@ -119,11 +128,20 @@ func.func @constant_in_sink(%x: tensor<3xf32>) -> tensor<2x3xf32> {
 }
 
 // Padding: `O[h + 1, w + 2] = I[h, w]` writes distinct elements for
-// distinct (h, w), so both are parallel after the init fill.
+// distinct (h, w), so both are parallel after the init fill of the border
+// (rows 0 and 4, then columns 0-1 and 5-6 of rows 1-3).
 
 // CHECK-LABEL: func.func @pad_sink
-// CHECK: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (5, 7) {
+// CHECK: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (1, 7) {
+// CHECK: affine.parallel (%{{.*}}, %{{.*}}) = (4, 0) to (5, 7) {
+// CHECK: affine.parallel (%{{.*}}, %{{.*}}) = (1, 0) to (4, 2) {
+// CHECK: affine.parallel (%{{.*}}, %{{.*}}) = (1, 5) to (4, 7) {
 // CHECK: affine.parallel (%[[H:.*]], %[[W:.*]]) = (0, 0) to (3, 3) {
+// WHOLE-LABEL: func.func @pad_sink
+// WHOLE: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (5, 7) {
+// WHOLE: affine.store
+// WHOLE-NEXT: }
+// WHOLE-NEXT: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (3, 3) {
 // CHECK-NEXT: %[[V:.*]] = affine.load %{{.*}}[%[[H]], %[[W]]] : memref<3x3xf32>
 // CHECK-NEXT: affine.store %[[V]], %{{.*}}[%[[H]] + 1, %[[W]] + 2] : memref<5x7xf32>
 func.func @pad_sink(%x: tensor<3x3xf32>) -> tensor<5x7xf32> {

@@ -30,8 +30,13 @@ public:
 /// Adds the patterns that lower every Tile op, the signature of functions
 /// on tensors, and their func.return. Every tile.contract must carry the
 /// bounds of tile-compute-bounds (the pattern does not match otherwise).
+/// `borderFill`: a contraction whose writes cover a box of its output (a
+/// zero-padded copy, a convolution stored into the interior of the next
+/// one's padded input) stores its init only outside that box, in one nest
+/// per side of each dimension, instead of filling the whole output first.
 void populateTileToAffineConversionPatterns(TypeConverter &typeConverter,
-                                            RewritePatternSet &patterns);
+                                            RewritePatternSet &patterns,
+                                            bool borderFill = true);
 
 /// Marks Tile illegal, the dialects the patterns produce legal, and
 /// func.func / func.return legal once no tensor types remain in them.
