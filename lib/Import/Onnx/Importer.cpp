@@ -690,6 +690,15 @@ Tensor NodeContext::inputPermuted(size_t i, const std::vector<int64_t> &perm) {
   return t;
 }
 
+Tensor NodeContext::hostTensor(rt::HostArray array, const std::string &suffix) {
+  Value v;
+  v.dtype = array.dtype;
+  v.shape = array.shape;
+  v.host = std::move(array);
+  std::string base = n.output_size() > 0 ? n.output(0) : n.name();
+  return imp.materialize(v, base + "." + suffix);
+}
+
 void NodeContext::setOutputChannelsLast(size_t i, const Tensor &t) {
   if (!hasOutput(i))
     return;

@@ -105,6 +105,9 @@ public:
   /// data known at import time is permuted there (a convolution's weights),
   /// anything else by a transpose in the program; made once per value.
   Tensor inputPermuted(size_t i, const std::vector<int64_t> &perm);
+  /// A tensor of data computed at import time (a constant, or a parameter
+  /// when it is large), named `name` after this node's output.
+  Tensor hostTensor(rt::HostArray array, const std::string &suffix);
   /// Sets output `i` to `t`, computed channels-last: the value's shape is
   /// t's in ONNX's order.
   void setOutputChannelsLast(size_t i, const Tensor &t);

@@ -9,6 +9,8 @@
 
 #include "Importer.h"
 
+#include <cmath>
+
 using namespace plaidml;
 using namespace plaidml::onnx::detail;
 namespace edsl = plaidml::edsl;
@@ -236,8 +238,46 @@ static void batchNorm(NodeContext &ctx) {
   if (ctx.hasOutput(1) || ctx.hasOutput(2))
     ctx.unsupported("outputs running_mean and running_var (training)");
   double eps = ctx.attrFloat("epsilon", 1e-5);
-  size_t rank = ctx.value(0).shape.size();
-  if (rank >= 3 && rank <= 5 && channelsLast(ctx, false)) {
+  const Value &xv = ctx.value(0);
+  size_t rank = xv.shape.size();
+  bool cl = rank >= 3 && rank <= 5 && channelsLast(ctx, false);
+  // Parameters known at import (inference): y = x * scale + shift with
+  // scale = gamma / sqrt(var + eps) and shift = beta - mean * scale
+  // computed here, one multiply-add per element instead of a subtraction,
+  // a division, a multiplication and an addition.
+  bool known = rt::isFloatDType(xv.dtype) && rank >= 2;
+  for (size_t i = 1; known && i <= 4; ++i)
+    known = ctx.isConstant(i) && ctx.value(i).shape.size() == 1 &&
+            ctx.value(i).shape[0] == xv.shape[1];
+  if (known) {
+    int64_t c = xv.shape[1];
+    const rt::HostArray &gamma = ctx.constant(1, "scale"),
+                        &beta = ctx.constant(2, "B"),
+                        &mean = ctx.constant(3, "input_mean"),
+                        &var = ctx.constant(4, "input_var");
+    rt::HostArray scale = rt::makeArray(xv.dtype, {c}, {}),
+                  shift = rt::makeArray(xv.dtype, {c}, {});
+    for (int64_t i = 0; i < c; ++i) {
+      double s = rt::getElementAsDouble(gamma, i) /
+                 std::sqrt(rt::getElementAsDouble(var, i) + eps);
+      rt::setElementFromDouble(scale, i, s);
+      rt::setElementFromDouble(shift, i,
+                               rt::getElementAsDouble(beta, i) -
+                                   rt::getElementAsDouble(mean, i) * s);
+    }
+    Tensor s = ctx.hostTensor(scale, "scale"),
+           t = ctx.hostTensor(shift, "shift");
+    if (cl) {
+      ctx.setOutputChannelsLast(0, ctx.inputChannelsLast(0) * s + t);
+      return;
+    }
+    std::vector<int64_t> along(rank - 1, 1);
+    along[0] = c;
+    ctx.setOutput(0, ctx.input(0) * edsl::reshape(s, along) +
+                         edsl::reshape(t, along));
+    return;
+  }
+  if (cl) {
     ctx.setOutputChannelsLast(
         0, op::batch_norm(ctx.inputChannelsLast(0), ctx.input(3), ctx.input(4),
                           ctx.input(1), ctx.input(2), eps, -1));
