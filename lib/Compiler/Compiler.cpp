@@ -316,7 +316,12 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&machine);
+  // The code generators unroll what is worth it (register blocks, inner
+  // reduction loops); LLVM's loop unrolling on top made the code bigger,
+  // not faster, and cost a third of LLVM's time on networks.
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = false;
+  llvm::PassBuilder builder(&machine, tuning);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::plaidml;
@@ -75,6 +76,10 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   // worksharing loops on `threads` threads (omp.parallel num_threads, so
   // OMP_NUM_THREADS does not change it) -> cf.
   pm.addPass(createLowerAffinePass());
+  // The register-blocked nests compute every access's address on its own;
+  // merged here, the IR the rest of the pipeline and LLVM see is smaller
+  // (MobileNetV2: a quarter fewer lines, and the pipeline itself faster).
+  pm.addPass(createCSEPass());
   bool openMP = options.threads > 1;
   if (openMP) {
     ConvertSCFToOpenMPPassOptions openMPOptions;
@@ -109,6 +114,9 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   if (openMP)
     pm.addPass(createConvertOpenMPToLLVMPass());
 
+  // Memref descriptors unpacked once per block, not once per access: LLVM
+  // gets half the IR to translate, optimize and select.
+  pm.addPass(createCSEPass());
   // Wrappers and manifest, on llvm.func, now that the signatures are final.
   pm.addPass(createEmitEntryPointsPass());
 

@@ -40,6 +40,7 @@
 // LOWER-NEXT:    plaidml-cpu-plan-workspace
 // LOWER-NEXT:  ),
 // LOWER-NEXT:  lower-affine,
+// LOWER-NEXT:  cse,
 // LOWER-NEXT:  arith-expand{
 // LOWER-NEXT:  convert-scf-to-cf{
 // LOWER-NEXT:  convert-math-to-llvm{
@@ -50,6 +51,7 @@
 // LOWER-NEXT:  convert-arith-to-llvm{
 // LOWER-NEXT:  convert-cf-to-llvm{
 // LOWER-NEXT:  convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
+// LOWER-NEXT:  cse,
 // LOWER-NEXT:  plaidml-emit-entry-points,
 // LOWER-NEXT:  convert-ub-to-llvm{
 // LOWER-NEXT:  reconcile-unrealized-casts
@@ -62,6 +64,7 @@
 // FULL-NEXT: plaidml-cpu-plan-workspace
 // FULL-NEXT: ),
 // FULL-NEXT: lower-affine,
+// FULL-NEXT: cse,
 // FULL-NEXT: convert-scf-to-openmp{num-threads=4},
 // FULL-NEXT: arith-expand{
 // FULL-NEXT: expand-strided-metadata,
@@ -74,6 +77,7 @@
 // FULL-NEXT: convert-cf-to-llvm{
 // FULL-NEXT: convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
 // FULL-NEXT: convert-openmp-to-llvm,
+// FULL-NEXT: cse,
 
 // The target options enter the IR once, as the module's plaidml.target
 // (plaidml-attach-target, above), unresolved ("native" is resolved where it
