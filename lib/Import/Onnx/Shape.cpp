@@ -243,8 +243,7 @@ static void gather(NodeContext &ctx) {
 
 static void pad(NodeContext &ctx) {
   ctx.checkAttrs({"mode", "pads", "value"});
-  Tensor x = ctx.input(0);
-  int64_t rank = x.getRank();
+  int64_t rank = static_cast<int64_t>(ctx.value(0).shape.size());
   std::string mode = ctx.attrString("mode", "constant");
   op::PadMode m;
   if (mode == "constant")
@@ -290,7 +289,19 @@ static void pad(NodeContext &ctx) {
   for (int64_t p : full)
     if (p < 0)
       ctx.unsupported("negative pads");
-  ctx.setOutput(0, op::pad(x, full, m, value));
+  if (rank >= 3 && rank <= 5 && ctx.channelsLastEnabled() &&
+      ctx.isChannelsLast(0)) {
+    // Padding does not care about the order: the pads follow the axes.
+    std::vector<int64_t> perm = toChannelsLast(rank), permuted(2 * rank);
+    for (int64_t j = 0; j < rank; ++j) {
+      permuted[j] = full[perm[j]];
+      permuted[rank + j] = full[rank + perm[j]];
+    }
+    ctx.setOutputChannelsLast(
+        0, op::pad(ctx.inputChannelsLast(0), permuted, m, value));
+    return;
+  }
+  ctx.setOutput(0, op::pad(ctx.input(0), full, m, value));
 }
 
 static void expand(NodeContext &ctx) {
