@@ -10,6 +10,8 @@
 
 #include "Importer.h"
 
+#include <algorithm>
+
 using namespace plaidml;
 using namespace plaidml::onnx::detail;
 namespace edsl = plaidml::edsl;
@@ -32,7 +34,13 @@ enum class Kind {
 
 static void reduce(NodeContext &ctx, Kind kind, int64_t axesInputSince) {
   ctx.checkAttrs({"axes", "keepdims", "noop_with_empty_axes"});
-  Tensor x = ctx.input(0);
+  const Value &xv = ctx.value(0);
+  int64_t rank = static_cast<int64_t>(xv.shape.size());
+  // A channels-last input reduces channels-last (a squeeze-and-excitation
+  // block's spatial mean), its axes renumbered.
+  bool cl = rank >= 3 && rank <= 5 && ctx.channelsLastEnabled() &&
+            ctx.isChannelsLast(0);
+  Tensor x = cl ? ctx.inputChannelsLast(0) : ctx.input(0);
   std::vector<int64_t> axes;
   if (ctx.version() < axesInputSince)
     axes = ctx.attrInts("axes");
@@ -42,11 +50,18 @@ static void reduce(NodeContext &ctx, Kind kind, int64_t axesInputSince) {
     ctx.fail("axes is an input from version " + std::to_string(axesInputSince));
   bool keep = ctx.attrInt("keepdims", 1) != 0;
   if (axes.empty() && ctx.attrInt("noop_with_empty_axes", 0) != 0) {
-    ctx.setOutput(0, x);
+    if (cl)
+      ctx.setOutputChannelsLast(0, x);
+    else
+      ctx.setOutput(0, x);
     return;
   }
-  for (int64_t &a : axes)
-    a = normAxis(ctx, a, x.getRank());
+  std::vector<int64_t> perm = toChannelsLast(rank);
+  for (int64_t &a : axes) {
+    a = normAxis(ctx, a, rank);
+    if (cl)
+      a = std::find(perm.begin(), perm.end(), a) - perm.begin();
+  }
   for (int64_t d : x.getShape())
     if (d == 0)
       ctx.unsupported("reduction of an empty tensor");
@@ -90,7 +105,25 @@ static void reduce(NodeContext &ctx, Kind kind, int64_t axesInputSince) {
   }
   if (y.getDType() != x.getDType())
     y = edsl::cast(y, x.getDType());
-  ctx.setOutput(0, y);
+  if (!cl) {
+    ctx.setOutput(0, y);
+    return;
+  }
+  if (keep) {
+    ctx.setOutputChannelsLast(0, y);
+    return;
+  }
+  // Without keepdims the axes left are in channels-last order (original
+  // axes `left`); in ONNX's order they are sorted.
+  std::vector<int64_t> left, order;
+  for (int64_t j = 0; j < rank; ++j)
+    if (!axes.empty() && std::find(axes.begin(), axes.end(), j) == axes.end())
+      left.push_back(perm[j]);
+  std::vector<int64_t> sorted = left;
+  std::sort(sorted.begin(), sorted.end());
+  for (int64_t a : sorted)
+    order.push_back(std::find(left.begin(), left.end(), a) - left.begin());
+  ctx.setOutput(0, permuteTensor(y, order));
 }
 
 static void argExtreme(NodeContext &ctx, bool isMax) {
