@@ -130,11 +130,11 @@ static void resize(NodeContext &ctx) {
                   "keep_aspect_ratio_policy", "mode", "nearest_mode"});
   if (ctx.attrInt("antialias", 0) != 0)
     ctx.unsupported("antialias 1");
-  Tensor x = ctx.input(0);
-  if (!rt::isFloatDType(x.getDType()))
+  const Value &xv = ctx.value(0);
+  if (!rt::isFloatDType(xv.dtype))
     ctx.unsupported("a non-float input");
-  int64_t rank = x.getRank();
-  std::vector<int64_t> inShape = x.getShape();
+  int64_t rank = static_cast<int64_t>(xv.shape.size());
+  std::vector<int64_t> inShape = xv.shape;
   std::vector<int64_t> axes = ctx.attrInts("axes");
   if (axes.empty())
     for (int64_t i = 0; i < rank; ++i)
@@ -199,17 +199,25 @@ static void resize(NodeContext &ctx) {
     if (d <= 0)
       ctx.unsupported("an empty output");
 
-  Tensor y = x;
+  // A channels-last input resizes channels-last: the same taps, each axis
+  // at its channels-last position (`at`).
+  bool cl = rank >= 3 && rank <= 5 && ctx.channelsLastEnabled() &&
+            ctx.isChannelsLast(0);
+  std::vector<int64_t> perm = toChannelsLast(rank);
+  auto at = [&](int64_t a) {
+    return cl ? std::find(perm.begin(), perm.end(), a) - perm.begin() : a;
+  };
+  Tensor y = cl ? ctx.inputChannelsLast(0) : ctx.input(0);
   for (int64_t a : axes) {
     if (outShape[a] == inShape[a] && scales[a] == 1.0)
       continue;
     Taps t = computeTaps(ctx, inShape[a], outShape[a], scales[a]);
     std::vector<int64_t> wShape(rank, 1);
-    wShape[a] = outShape[a];
+    wShape[at(a)] = outShape[a];
     Tensor sum;
     for (size_t k = 0; k < t.index.size(); ++k) {
       rt::HostArray idx = makeHostInts(DType::si32, {outShape[a]}, t.index[k]);
-      Tensor rows = op::gather(y, edsl::Constant(idx), a);
+      Tensor rows = op::gather(y, edsl::Constant(idx), at(a));
       if (t.index.size() == 1) {
         sum = rows;
         break;
@@ -220,7 +228,10 @@ static void resize(NodeContext &ctx) {
     }
     y = sum;
   }
-  ctx.setOutput(0, y);
+  if (cl)
+    ctx.setOutputChannelsLast(0, y);
+  else
+    ctx.setOutput(0, y);
 }
 
 void plaidml::onnx::detail::registerResizeOps() {
