@@ -906,6 +906,10 @@ std::vector<int64_t> detail::fromChannelsLast(int64_t rank) {
   return perm;
 }
 
+int64_t detail::channelsLastAxis(int64_t axis, int64_t rank) {
+  return axis == 0 ? 0 : axis == 1 ? rank - 1 : axis - 1;
+}
+
 Tensor detail::permuteTensor(const Tensor &x,
                              const std::vector<int64_t> &perm) {
   // A permutation that keeps the axes larger than 1 in their order moves

@@ -197,6 +197,8 @@ std::vector<int64_t> hostInts(const rt::HostArray &array);
 /// (N, spatial..., C), and back, for `rank`.
 std::vector<int64_t> toChannelsLast(int64_t rank);
 std::vector<int64_t> fromChannelsLast(int64_t rank);
+/// Where ONNX-order axis `axis` of a value of `rank` is channels-last.
+int64_t channelsLastAxis(int64_t axis, int64_t rank);
 /// `x` permuted (output axis j is x's axis perm[j]): a reshape when no
 /// data moves, else a transpose.
 Tensor permuteTensor(const Tensor &x, const std::vector<int64_t> &perm);

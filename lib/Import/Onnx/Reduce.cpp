@@ -60,7 +60,7 @@ static void reduce(NodeContext &ctx, Kind kind, int64_t axesInputSince) {
   for (int64_t &a : axes) {
     a = normAxis(ctx, a, rank);
     if (cl)
-      a = std::find(perm.begin(), perm.end(), a) - perm.begin();
+      a = channelsLastAxis(a, rank);
   }
   for (int64_t d : x.getShape())
     if (d == 0)

@@ -203,10 +203,7 @@ static void resize(NodeContext &ctx) {
   // at its channels-last position (`at`).
   bool cl = rank >= 3 && rank <= 5 && ctx.channelsLastEnabled() &&
             ctx.isChannelsLast(0);
-  std::vector<int64_t> perm = toChannelsLast(rank);
-  auto at = [&](int64_t a) {
-    return cl ? std::find(perm.begin(), perm.end(), a) - perm.begin() : a;
-  };
+  auto at = [&](int64_t a) { return cl ? channelsLastAxis(a, rank) : a; };
   Tensor y = cl ? ctx.inputChannelsLast(0) : ctx.input(0);
   for (int64_t a : axes) {
     if (outShape[a] == inShape[a] && scales[a] == 1.0)

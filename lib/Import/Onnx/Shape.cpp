@@ -119,8 +119,7 @@ static void concat(NodeContext &ctx) {
   for (size_t i : pieces)
     xs.push_back(cl ? ctx.inputChannelsLast(i) : ctx.input(i));
   if (cl) {
-    std::vector<int64_t> perm = toChannelsLast(rank);
-    int64_t clAxis = std::find(perm.begin(), perm.end(), axis) - perm.begin();
+    int64_t clAxis = channelsLastAxis(axis, rank);
     ctx.setOutputChannelsLast(0,
                               xs.size() == 1 ? xs[0] : op::concat(xs, clAxis));
     return;
@@ -130,9 +129,11 @@ static void concat(NodeContext &ctx) {
 
 static void split(NodeContext &ctx) {
   ctx.checkAttrs({"axis", "split", "num_outputs"});
-  Tensor x = ctx.input(0);
-  int64_t axis = normAxis(ctx, ctx.attrInt("axis", 0), x.getRank());
-  int64_t dim = x.getShape()[axis];
+  const Value &xv = ctx.value(0);
+  std::vector<int64_t> xShape = xv.shape;
+  int64_t rank = static_cast<int64_t>(xShape.size());
+  int64_t axis = normAxis(ctx, ctx.attrInt("axis", 0), rank);
+  int64_t dim = xShape[axis];
   std::vector<int64_t> sizes;
   if (ctx.version() < 13)
     sizes = ctx.attrInts("split");
@@ -163,14 +164,21 @@ static void split(NodeContext &ctx) {
   for (int64_t s : sizes)
     if (s != 0)
       nonEmpty.push_back(s);
-  std::vector<Tensor> parts = nonEmpty.size() == 1
-                                  ? std::vector<Tensor>{x}
-                                  : op::split(x, axis, nonEmpty);
+  // A channels-last input splits channels-last, along the axis's
+  // channels-last position; the pieces stay channels-last.
+  bool cl = rank >= 3 && rank <= 5 && ctx.channelsLastEnabled() &&
+            ctx.isChannelsLast(0);
+  Tensor x = cl ? ctx.inputChannelsLast(0) : ctx.input(0);
+  int64_t at = cl ? channelsLastAxis(axis, rank) : axis;
+  std::vector<Tensor> parts = nonEmpty.size() == 1 ? std::vector<Tensor>{x}
+                                                   : op::split(x, at, nonEmpty);
   for (size_t i = 0, j = 0; i < sizes.size(); ++i) {
     if (sizes[i] == 0) {
-      std::vector<int64_t> shape = x.getShape();
+      std::vector<int64_t> shape = xShape;
       shape[axis] = 0;
-      emptyResult(ctx, i, x.getDType(), shape);
+      emptyResult(ctx, i, xv.dtype, shape);
+    } else if (cl) {
+      ctx.setOutputChannelsLast(i, parts[j++]);
     } else {
       ctx.setOutput(i, parts[j++]);
     }
@@ -179,7 +187,8 @@ static void split(NodeContext &ctx) {
 
 static void slice(NodeContext &ctx) {
   ctx.checkAttrs({});
-  Tensor x = ctx.input(0);
+  const Value &xv = ctx.value(0);
+  int64_t rank = static_cast<int64_t>(xv.shape.size());
   std::vector<int64_t> starts = ctx.ints(1, "starts"),
                        ends = ctx.ints(2, "ends");
   std::vector<int64_t> axes, steps;
@@ -198,18 +207,18 @@ static void slice(NodeContext &ctx) {
     if (s == 0)
       ctx.fail("a step is 0");
   for (int64_t &a : axes)
-    a = normAxis(ctx, a, x.getRank());
+    a = normAxis(ctx, a, rank);
   // The op library slices every axis it is given; keep ONNX's INT64 limits
   // within range.
   for (size_t i = 0; i < starts.size(); ++i) {
-    int64_t dim = x.getShape()[axes[i]];
+    int64_t dim = xv.shape[axes[i]];
     starts[i] = std::clamp<int64_t>(starts[i], -dim - 1, dim + 1);
     ends[i] = std::clamp<int64_t>(ends[i], -dim - 1, dim + 1);
     if (steps[i] < 0 && ends[i] < -dim)
       ends[i] = -dim - 1;
   }
   // The output shape, for the empty case the op library refuses.
-  std::vector<int64_t> outShape = x.getShape();
+  std::vector<int64_t> outShape = xv.shape;
   for (size_t i = 0; i < starts.size(); ++i) {
     int64_t dim = outShape[axes[i]];
     auto clampIndex = [&](int64_t v, bool isStart) {
@@ -225,8 +234,19 @@ static void slice(NodeContext &ctx) {
     outShape[axes[i]] = std::max<int64_t>(n, 0);
   }
   if (numElements(outShape) == 0)
-    return emptyResult(ctx, 0, x.getDType(), outShape);
-  ctx.setOutput(0, op::slice(x, starts, ends, axes, steps));
+    return emptyResult(ctx, 0, xv.dtype, outShape);
+  if (rank >= 3 && rank <= 5 && ctx.channelsLastEnabled() &&
+      ctx.isChannelsLast(0)) {
+    // Channels-last: the same slices, each axis at its channels-last
+    // position.
+    std::vector<int64_t> at;
+    for (int64_t a : axes)
+      at.push_back(channelsLastAxis(a, rank));
+    ctx.setOutputChannelsLast(
+        0, op::slice(ctx.inputChannelsLast(0), starts, ends, at, steps));
+    return;
+  }
+  ctx.setOutput(0, op::slice(ctx.input(0), starts, ends, axes, steps));
 }
 
 static void gather(NodeContext &ctx) {
