@@ -925,33 +925,73 @@ Tensor detail::permuteTensor(const Tensor &x,
   return op::transpose(x, perm);
 }
 
+/// permuteHost's walk for elements of `T` (a plain copy per element).
+template <typename T>
+static void permuteElements(const T *in, T *out,
+                            const std::vector<int64_t> &inShape,
+                            const std::vector<int64_t> &outShape,
+                            const std::vector<int64_t> &perm) {
+  size_t rank = inShape.size();
+  if (rank == 0) {
+    out[0] = in[0];
+    return;
+  }
+  std::vector<int64_t> stride(rank, 1); // of the input, in elements
+  for (size_t a = rank; a-- > 1;)
+    stride[a - 1] = stride[a] * inShape[a];
+  int64_t total = 1;
+  for (int64_t d : outShape)
+    total *= d;
+  // Walk the output in order, keeping the input offset of its index; the
+  // innermost output axis is a strided run.
+  std::vector<int64_t> idx(rank, 0);
+  int64_t inner = outShape[rank - 1];
+  int64_t innerStride = stride[perm[rank - 1]];
+  int64_t from = 0;
+  for (int64_t e = 0; e < total; e += inner) {
+    const T *src = in + from;
+    for (int64_t k = 0; k < inner; ++k)
+      out[e + k] = src[k * innerStride];
+    for (size_t j = rank - 1; j-- > 0;) {
+      int64_t s = stride[perm[j]];
+      if (++idx[j] < outShape[j]) {
+        from += s;
+        break;
+      }
+      from -= (outShape[j] - 1) * s;
+      idx[j] = 0;
+    }
+  }
+}
+
 rt::HostArray detail::permuteHost(const rt::HostArray &array,
                                   const std::vector<int64_t> &perm) {
-  size_t rank = array.shape.size();
   rt::HostArray r;
   r.dtype = array.dtype;
   for (int64_t a : perm)
     r.shape.push_back(array.shape[a]);
   r.bytes.resize(array.bytes.size());
-  std::vector<int64_t> stride(rank, 1); // of the input, in elements
-  for (size_t a = rank; a-- > 1;)
-    stride[a - 1] = stride[a] * array.shape[a];
-  // Walk the output in order, keeping the input offset of its index.
-  size_t size = rt::getDTypeSize(array.dtype);
-  std::vector<int64_t> idx(rank, 0);
-  int64_t total = array.getNumElements(), from = 0;
-  for (int64_t e = 0; e < total; ++e) {
-    std::memcpy(r.bytes.data() + e * size, array.bytes.data() + from * size,
-                size);
-    for (size_t j = rank; j-- > 0;) {
-      int64_t s = stride[perm[j]];
-      if (++idx[j] < r.shape[j]) {
-        from += s;
-        break;
-      }
-      from -= (r.shape[j] - 1) * s;
-      idx[j] = 0;
-    }
+  const uint8_t *in = array.bytes.data();
+  uint8_t *out = r.bytes.data();
+  switch (rt::getDTypeSize(array.dtype)) {
+  case 1:
+    permuteElements(in, out, array.shape, r.shape, perm);
+    break;
+  case 2:
+    permuteElements(reinterpret_cast<const uint16_t *>(in),
+                    reinterpret_cast<uint16_t *>(out), array.shape, r.shape,
+                    perm);
+    break;
+  case 4:
+    permuteElements(reinterpret_cast<const uint32_t *>(in),
+                    reinterpret_cast<uint32_t *>(out), array.shape, r.shape,
+                    perm);
+    break;
+  default: // 8
+    permuteElements(reinterpret_cast<const uint64_t *>(in),
+                    reinterpret_cast<uint64_t *>(out), array.shape, r.shape,
+                    perm);
+    break;
   }
   return r;
 }
