@@ -78,7 +78,7 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   pm.addPass(createLowerAffinePass());
   // The register-blocked nests compute every access's address on its own;
   // merged here, the IR the rest of the pipeline and LLVM see is smaller
-  // (MobileNetV2: a quarter fewer lines, and the pipeline itself faster).
+  // (MobileNetV2: a fifth fewer lines, and the pipeline itself faster).
   pm.addPass(createCSEPass());
   bool openMP = options.threads > 1;
   if (openMP) {

@@ -132,17 +132,23 @@ bool isRegisterReduction(ContractionOp op, AffineMap sink) {
          sink.isProjectedPermutation();
 }
 
+/// `e` as `base + offset` when it adds a constant, else `e + 0`.
+std::pair<AffineExpr, int64_t> splitConstantOffset(AffineExpr e) {
+  if (auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+      sum && sum.getKind() == AffineExprKind::Add)
+    if (auto c = dyn_cast<AffineConstantExpr>(sum.getRHS()))
+      return {sum.getLHS(), c.getValue()};
+  return {e, 0};
+}
+
 /// The indices that may run in parallel in the load/aggregate/store form,
 /// in output order: those of the results `d` or `d + constant`, each index
 /// once. Distinct values of such an index write distinct output elements.
 SmallVector<unsigned> getInjectiveSinkDims(AffineMap sink) {
   SmallVector<unsigned> dims;
   llvm::SmallBitVector seen(sink.getNumDims());
-  for (AffineExpr e : sink.getResults()) {
-    if (auto sum = dyn_cast<AffineBinaryOpExpr>(e);
-        sum && sum.getKind() == AffineExprKind::Add &&
-        isa<AffineConstantExpr>(sum.getRHS()))
-      e = sum.getLHS();
+  for (AffineExpr result : sink.getResults()) {
+    AffineExpr e = splitConstantOffset(result).first;
     auto dim = dyn_cast<AffineDimExpr>(e);
     if (!dim || seen.test(dim.getPosition()))
       continue;
@@ -198,16 +204,8 @@ getWrittenBox(ContractionOp op, AffineMap sink, ArrayRef<int64_t> lbs,
     return std::nullopt;
   SmallVector<std::pair<int64_t, int64_t>> box;
   llvm::SmallBitVector seen(sink.getNumDims());
-  for (AffineExpr e : sink.getResults()) {
-    int64_t offset = 0;
-    if (auto sum = dyn_cast<AffineBinaryOpExpr>(e);
-        sum && sum.getKind() == AffineExprKind::Add) {
-      auto c = dyn_cast<AffineConstantExpr>(sum.getRHS());
-      if (!c)
-        return std::nullopt;
-      offset = c.getValue();
-      e = sum.getLHS();
-    }
+  for (AffineExpr result : sink.getResults()) {
+    auto [e, offset] = splitConstantOffset(result);
     if (auto c = dyn_cast<AffineConstantExpr>(e)) {
       box.emplace_back(c.getValue() + offset, c.getValue() + offset);
       continue;
