@@ -33,10 +33,13 @@ void mlir::plaidml::buildGpuMappingPipeline(OpPassManager &pm) {
   // buffers.
   pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   // The schedule, decided and recorded on the affine loops, then applied
-  // there: a block of outputs per invocation for reduction nests (the
+  // there: matrix products become kernels with their operands staged in
+  // workgroup memory; a block of outputs per invocation for other reduction
+  // nests (the
   // copies' identical loads merged by CSE), then the grid loop over
   // workgroups and the workgroup loop over invocations.
   pm.addNestedPass<func::FuncOp>(createGpuConfigurePass());
+  pm.addNestedPass<func::FuncOp>(createGpuStageContractionPass());
   pm.addNestedPass<func::FuncOp>(createGpuRegisterTilePass());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createGpuTileWorkgroupsPass());

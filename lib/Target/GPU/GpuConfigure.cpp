@@ -1,7 +1,9 @@
 //===- GpuConfigure.cpp - Choose the workgroup mapping --------------------===//
 //
 // plaidml-gpu-configure: records on every outermost affine.parallel the
-// schedule the passes after it apply: the register tile of a reduction nest
+// schedule the passes after it apply: the staged (workgroup-memory) tile of
+// a matrix-product nest (plaidml-gpu-stage-contraction), else the register
+// tile of a reduction nest
 // (plaidml-gpu-register-tile: a block of outputs per invocation) and the
 // workgroup tile of the ranges left after it (plaidml-gpu-tile-workgroups:
 // up to max-workgroup-size invocations over the innermost three
@@ -13,6 +15,7 @@
 #include "plaidml/Target/GPU/Passes.h"
 
 #include "RegisterTile.h"
+#include "StagedContraction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -230,10 +233,39 @@ struct GpuConfigurePass
                      "and max-reduction-loops must be at least 1");
       return signalPassFailure();
     }
+    auto join = [](ArrayRef<int64_t> values) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      llvm::interleave(values, os, "x");
+      return text;
+    };
     for (auto par : body.getOps<affine::AffineParallelOp>()) {
-      if (par->hasAttr(kGpuWorkgroupSizeAttrName))
+      if (par->hasAttr(kGpuWorkgroupSizeAttrName) ||
+          par->hasAttr(kGpuStagedTileAttrName))
         continue;
       OpBuilder builder(par);
+      if (staged && !par->hasAttr(kGpuRegisterTileAttrName)) {
+        StagedNest nest;
+        std::string why;
+        std::optional<StagedTile> tile;
+        if (succeeded(analyzeStagedNest(par, nest, why)))
+          tile = chooseStagedTile(nest, maxWorkgroupSize, minStagedWorkgroups,
+                                  why);
+        if (tile) {
+          par->setAttr(kGpuStagedTileAttrName,
+                       builder.getDenseI64ArrayAttr(
+                           {tile->tm, tile->tn, tile->tk, tile->rm, tile->rn}));
+          if (remarks)
+            par.emitRemark() << llvm::formatv(
+                "staged tile {0}x{1}x{2}, {3}x{4} outputs per invocation, "
+                "over M x N x K = {5} x {6} x {7}, batch {8}",
+                tile->tm, tile->tn, tile->tk, tile->rm, tile->rn, nest.m,
+                nest.n, nest.k, nest.batch);
+          continue;
+        }
+        if (remarks)
+          par.emitRemark() << "no staged tile: " << why;
+      }
       SmallVector<int64_t> ranges = *par.getConstantRanges();
       auto tile =
           par->getAttrOfType<DenseI64ArrayAttr>(kGpuRegisterTileAttrName);
@@ -258,12 +290,6 @@ struct GpuConfigurePass
       par->setAttr(kGpuWorkgroupSizeAttrName,
                    builder.getDenseI64ArrayAttr(sizes));
       if (remarks) {
-        auto join = [](ArrayRef<int64_t> values) {
-          std::string text;
-          llvm::raw_string_ostream os(text);
-          llvm::interleave(values, os, "x");
-          return text;
-        };
         if (tile)
           par.emitRemark() << llvm::formatv(
               "register tile {0} ({1} outputs per invocation), workgroup "

@@ -31,9 +31,7 @@
 using namespace mlir;
 using namespace mlir::plaidml;
 
-/// Whether `op` may be copied freely in front of the chain: it neither has
-/// regions nor writes memory.
-static bool isCopyable(Operation *op) {
+bool mlir::plaidml::isCopyable(Operation *op) {
   if (op->getNumRegions() != 0)
     return false;
   return isMemoryEffectFree(op) ||

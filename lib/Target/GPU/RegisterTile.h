@@ -18,6 +18,10 @@
 
 namespace mlir::plaidml {
 
+/// Whether `op` may be copied freely (in front of a reduction chain, or into
+/// each output's epilogue): it neither has regions nor writes memory.
+bool isCopyable(Operation *op);
+
 /// An outermost reduction nest the register tile can rewrite.
 struct RegisterTileNest {
   affine::AffineParallelOp par;

@@ -85,6 +85,9 @@ bool KernelEmitter::checkOpTypes(Operation *op) {
   if (auto alloca = dyn_cast<memref::AllocaOp>(op))
     return checkType(op, alloca.getType().getElementType(), "holds",
                      " in private memory");
+  if (auto alloc = dyn_cast<memref::AllocOp>(op))
+    return checkType(op, alloc.getType().getElementType(), "holds",
+                     " in local memory");
   // Loops and branches only carry values that the ops computing them, which
   // speak for the Tile op, are checked for.
   if (op->getNumRegions() > 0 || op->hasTrait<OpTrait::IsTerminator>())
@@ -385,6 +388,28 @@ void KernelEmitter::emitOp(Operation *op) {
        << "];\n";
     names[alloca] = n;
     privateBuffers.insert(alloca);
+    return;
+  }
+  // Workgroup memory (memory space 3, what the staged kernels of
+  // docs/GpuKernels.md allocate at the top of the kernel): a __local array
+  // at kernel function scope, as OpenCL C requires.
+  if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+    MemRefType type = alloc.getType();
+    auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() || !space ||
+        space.getInt() != 3 || !isa<gpu::GPUFuncOp>(op->getParentOp())) {
+      unsupported(op);
+      return;
+    }
+    std::string n = newName();
+    Type elem = type.getElementType();
+    os << "__local "
+       << (isEmulatedHalf(elem) ? std::string("float")
+                                : getBufferElementTypeName(elem))
+       << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1)
+       << "];\n";
+    names[alloc] = n;
+    privateBuffers.insert(alloc);
     return;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {

@@ -159,7 +159,8 @@ private:
   Program &program;
   raw_indented_ostream &os;
   DenseMap<Value, std::string> names;
-  /// memref.alloca results: private arrays, f16 ones held as floats.
+  /// memref.alloca (private) and workgroup memref.alloc (__local) results:
+  /// arrays in the kernel, f16 ones held as floats.
   llvm::SmallPtrSet<Value, 4> privateBuffers;
   unsigned nextId = 0;
   llvm::StringSet<> reported;

@@ -1,30 +1,32 @@
-// The GPU schedule (plaidml-fuse-elementwise, then the register tiles that
-// plaidml-gpu-configure chooses and plaidml-gpu-register-tile applies) on
-// shapes that reach each code path, on vulkan:0 (lavapipe) and opencl:0
-// (PoCL): 4x4 tiles that divide neither output dimension (wrapped loads,
-// guarded stores) with a reduction the tile does not divide either, a
-// fused bias and relu epilogue, a GEMV (one row: a 1x4 tile), a padded
-// 3x1 convolution (a three-deep reduction chain with the padding guard
-// inside, a 2x4 tile along the columns and channels), a 3x3 convolution, an
-// elementwise chain (one kernel) and a small 37x53x29 matmul, the last three
-// left one output per invocation by the configuration. Each entry is checked against the reference
-// interpreter on the same random inputs. The shapes are the smallest that
-// leave the 16384 invocations the configuration keeps after a tile
-// (min-invocations; gpu-configure-register-tile.mlir shows the choice on
-// smaller nests), with short reductions so that lavapipe and PoCL finish
-// quickly.
+// The GPU schedules plaidml-gpu-configure chooses (after
+// plaidml-fuse-elementwise) on shapes that reach each code path, on
+// vulkan:0 (lavapipe) and opencl:0 (PoCL), each entry checked against the
+// reference interpreter on the same random inputs. Matrix products whose M
+// and N are at least 16 take the staged (workgroup-memory) schedule
+// (gpu-staged.mlir tests its paths): the odd matmul (tiles that divide
+// neither output dimension nor the reduction), the one with a fused bias
+// and relu, the padded 3x1 convolution (a three-deep reduction chain with
+// the padding guard inside) and the small 37x53x29 matmul. The register tile
+// keeps the GEMV (one row: a 1x4 tile, wrapped loads, guarded stores);
+// the 3x3 convolution with 8 output channels (N below 16, three window
+// loops) and the elementwise chain (one kernel) run one output per
+// invocation. gpu-configure-register-tile.mlir shows the register tile's
+// choices on matmuls with staging off.
 //
 // The choices, as remarks:
 // RUN: plaidml-opt %s -split-input-file -tile-compute-bounds -convert-tile-to-affine \
 // RUN:   -plaidml-fuse-elementwise -plaidml-gpu-configure=remarks=1 -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
-// REMARK: register tile 4x4 (16 outputs per invocation), workgroup 2x128 over 128x128
-// REMARK: register tile 4x4 (16 outputs per invocation), workgroup 1x256 over 129x130
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 509 x 511 x 29, batch 1
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 515 x 517 x 13, batch 1
+// REMARK: no staged tile: M or N is below 16 (a matrix-vector product)
 // REMARK: register tile 1x4 (4 outputs per invocation), workgroup 1x256 over 1x16385
-// REMARK: register tile 1x1x2x4 (8 outputs per invocation), workgroup 1x1x32x8 over 1x67x34x8
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 4489 x 32 x 3, batch 1
+// REMARK: no staged tile: M or N is below 16 (a matrix-vector product)
 // REMARK: no register tile: 3 reduction loops of more than one iteration (a window): at most 1
+// REMARK: no staged tile: no reduction loop before the store
 // REMARK: no register tile: no reduction loop
-// REMARK: no register tile: too few iterations (1961) to leave 16384 after a block
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 37 x 53 x 29, batch 1
 //
 // RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
@@ -90,8 +92,9 @@ func.func @conv_same(%I: tensor<1x67x67x1xf32>, %K: tensor<3x1x1x32xf32>) -> ten
   return %O : tensor<1x67x67x32xf32>
 }
 
-// A 3x3 window: not tiled (three reduction loops of more than one
-// iteration), one output per invocation.
+// A 3x3 window with 8 output channels: neither staged (N below 16) nor
+// register-tiled (three reduction loops of more than one iteration), one
+// output per invocation.
 func.func @conv3x3(%I: tensor<1x19x21x4xf32>, %K: tensor<3x3x4x8xf32>) -> tensor<1x17x19x8xf32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
   %O = tile.contract add, mul, %zero, %I, %K {idxs = ["n", "x", "y", "f", "i", "j", "c"],

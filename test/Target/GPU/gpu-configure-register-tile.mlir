@@ -1,14 +1,14 @@
 // The register tile plaidml-gpu-configure chooses and records, and its
 // remarks (what was chosen, or why no register tile).
 // RUN: plaidml-opt %s -split-input-file \
-// RUN:   -plaidml-gpu-configure="min-invocations=16 remarks=1" \
+// RUN:   -plaidml-gpu-configure="min-invocations=16 remarks=1 staged=0" \
 // RUN:   -verify-diagnostics | FileCheck %s
 // RUN: not plaidml-opt %s -split-input-file \
-// RUN:   -plaidml-gpu-configure=max-register-tile=0 2>&1 \
+// RUN:   -plaidml-gpu-configure="max-register-tile=0 staged=0" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BAD
 // BAD: max-register-tile, min-invocations, max-accumulators and max-reduction-loops must be at least 1
 // The defaults (16384 invocations) leave these small nests untiled.
-// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-configure \
+// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-configure=staged=0 \
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT-LABEL: func.func @chosen
 // DEFAULT-NOT: plaidml.gpu.register_tile

@@ -38,6 +38,17 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       convolutions: a 3x3 convolution's window ran slower with register
       tiles than without on the H200, docs/Performance.md). A nest that
       would keep all ones gets no attribute.
+    - `plaidml.gpu.staged_tile = array<i64: TM, TN, TK, RM, RN>` on a
+      reduction nest that is a batch of matrix products (a sum of products
+      of two factors, every parallel dimension read by one factor, by both
+      or by neither: matmuls, batched matmuls, 1x1 and windowed
+      convolutions as implicit GEMMs, padding guards on the input), applied
+      by `plaidml-gpu-stage-contraction`: 128x128x8 with 8x8 outputs per
+      invocation when the grid keeps at least `min-staged-workgroups`
+      workgroups, else 64x64x16 with 4x4; none when M or N is below 16 (a
+      matrix-vector product), the device's workgroups hold fewer than 256
+      invocations, or `staged=false`. Such a nest gets neither of the two
+      attributes below.
     - `plaidml.gpu.workgroup_size = array<i64: ...>`, one tile size per
       dimension of the ranges left after the register tile
       (`ceildiv(N, R)`): the innermost (up to three) dimensions sharing at
@@ -49,7 +60,7 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
     An `affine.parallel` that already has a workgroup size is left alone; a
     register tile set by hand is kept and the workgroup chosen for it, so
     tests can set either. With `remarks=1` every nest gets a remark saying
-    what was chosen, or why it has no register tile.
+    what was chosen, or why it has no staged or register tile.
 
     Every maximal run of other top-level operations with effects (an
     `affine.for` nest whose sink is not a projected permutation, scalar
@@ -70,9 +81,15 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
     Option<"maxReductionLoops", "max-reduction-loops", "int64_t", "1",
            "Most reduction loops of more than one iteration a register-tiled "
            "nest may have (3x3 convolutions have three)">,
+    Option<"staged", "staged", "bool", /*default=*/"true",
+           "Stage the operands of matrix-product nests in workgroup memory "
+           "(plaidml.gpu.staged_tile)">,
+    Option<"minStagedWorkgroups", "min-staged-workgroups", "int64_t", "264",
+           "Fewest workgroups a 128x128 staged tile may leave (twice the "
+           "compute units of a large GPU); below, 64x64 tiles">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark per nest: the schedule chosen, or why no "
-           "register tile">,
+           "staged or register tile">,
   ];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::plaidml::PlaidMLDialect"];
@@ -105,6 +122,40 @@ def GpuRegisterTilePass
     error naming the reason.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::plaidml::PlaidMLDialect"];
+}
+
+def GpuStageContractionPass
+    : Pass<"plaidml-gpu-stage-contraction", "mlir::func::FuncOp"> {
+  let summary = "Compute matrix-product nests with operands staged in "
+                "workgroup memory";
+  let description = [{
+    Applies the `plaidml.gpu.staged_tile = array<i64: TM, TN, TK, RM, RN>`
+    that `plaidml-gpu-configure` records (or a test sets) on an outermost
+    `affine.parallel`: the nest becomes a `gpu.launch` of
+    `ceildiv(N, TN) x ceildiv(M, TM) x batch` workgroups of 256 invocations
+    (`(TM / RM) * (TN / RN)` must be 256). Per step of `TK` along the
+    reduction, each workgroup copies the first factor's `TM x TK` tile
+    (transposed) and the second's `TK x TN` tile into workgroup memory
+    (`memref.alloc` in memory space 3, rows padded by 4 elements), meets
+    at a `gpu.barrier`, and each invocation accumulates `RM x RN` outputs
+    (rows `ty + i * TM / RM`, columns `tx + j * TN / RN`) from them; the
+    next step's global loads are issued before the arithmetic and carried
+    as loop values. M, N and K are the products of their dimensions, each
+    index recovered by division from the linear one; indices past an edge
+    are clamped (the addresses stay valid), steps past K add 0, the
+    guard of a padded window makes the element 0 without loading it, and
+    only outputs in range run the epilogue (the nest's other ops, with the
+    reduction's result = its initial value + the accumulator) and the
+    store.
+
+    A staged tile the nest cannot take (not a product of two factors, a
+    wrong tile) is an error naming the reason.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
                            "mlir::plaidml::PlaidMLDialect"];
 }
 

@@ -49,6 +49,11 @@ inline constexpr llvm::StringLiteral kGpuWorkgroupSizeAttrName =
 /// (plaidml-gpu-configure chooses it, plaidml-gpu-register-tile applies it).
 inline constexpr llvm::StringLiteral kGpuRegisterTileAttrName =
     "plaidml.gpu.register_tile";
+/// On an outermost affine.parallel that is a batch of matrix products: the
+/// workgroup-memory schedule (TM, TN, TK, RM, RN), which
+/// plaidml-gpu-configure chooses and plaidml-gpu-stage-contraction applies.
+inline constexpr llvm::StringLiteral kGpuStagedTileAttrName =
+    "plaidml.gpu.staged_tile";
 /// On the module, and as a property of an OpenCL kernel object: what the
 /// kernels need of the device (SPIR-V capabilities and extensions for
 /// Vulkan; OpenCL extensions, and `spirv` for SPIR-V-only kernels, for

@@ -1,0 +1,711 @@
+//===- StagedContraction.cpp - Workgroup-memory GEMM kernels --------------===//
+//
+// The analysis, the choice and the kernel behind plaidml.gpu.staged_tile.
+// A reduction nest that sums products of two factors, where every parallel
+// dimension is read by one factor, by both or by none, is a batch of matrix
+// products C[b, m, n] = sum_k A[b, m, k] * B[b, n, k] whatever its memory
+// layouts: M, N, K and the batch are the products of their dimensions, and
+// each index is recovered from the linear one by division. A convolution is
+// one too (its input is A, read at `x + i`: an implicit GEMM), its padding
+// guard a condition on A alone.
+//
+// The kernel (docs/GpuKernels.md, "The SIMT contraction schedule"): each
+// workgroup of 256 invocations computes a tm x tn block of C. Per step of tk
+// along K it copies A's tm x tk and B's tk x tn tiles into workgroup memory
+// (A transposed, rows padded by 4 elements against bank conflicts), waits,
+// and each invocation accumulates its rm x rn outputs (strided by the
+// number of invocations along each side, so that neighbours read
+// neighbouring elements) from the staged tiles. The global loads of the
+// next step are issued before the arithmetic of the current one and carried
+// in registers. Edges: indices clamp into range (an address is always
+// valid), reduction steps past K contribute 0, and only outputs in range
+// are stored; the fused epilogue runs per output before its store.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StagedContraction.h"
+
+#include "RegisterTile.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/IntegerSet.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::plaidml;
+
+/// Workgroup memory: what convert-gpu-to-spirv maps to the Workgroup
+/// storage class and the OpenCL C translator declares `__local`.
+static constexpr int64_t kWorkgroupMemorySpace = 3;
+/// Elements each staged row is padded by: transposing stores of one step
+/// fall into different banks.
+static constexpr int64_t kRowPadding = 4;
+/// The invocations of a staged workgroup.
+static constexpr int64_t kInvocations = 256;
+
+namespace {
+/// Which part of the nest a value is: an index of the parallel loop (its
+/// dimension), of a reduction loop (its position in the chain), or neither.
+struct IndexOf {
+  int64_t parDim = -1, chainPos = -1;
+};
+} // namespace
+
+static IndexOf classifyIndex(const StagedNest &nest, Value v) {
+  IndexOf result;
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg)
+    return result;
+  affine::AffineParallelOp par = nest.par;
+  if (arg.getOwner() == par.getBody()) {
+    result.parDim = arg.getArgNumber();
+    return result;
+  }
+  for (auto [pos, loop] : llvm::enumerate(nest.chain))
+    if (arg == affine::AffineForOp(loop).getInductionVar())
+      result.chainPos = pos;
+  return result;
+}
+
+/// Whether `v` can be used in the kernel as it is or through the index
+/// mapping: an index of the nest, or a value defined outside it.
+static bool isAvailable(const StagedNest &nest, Value v) {
+  IndexOf index = classifyIndex(nest, v);
+  if (index.parDim >= 0 || index.chainPos >= 0)
+    return true;
+  Operation *owner = isa<BlockArgument>(v)
+                         ? cast<BlockArgument>(v).getOwner()->getParentOp()
+                         : v.getDefiningOp();
+  return !nest.par->isAncestor(owner);
+}
+
+/// The operands `op` depends on: those of an affine access or guard that its
+/// map or set actually uses (convert-tile-to-affine passes every index of
+/// the nest to each access), all of them otherwise.
+static SmallVector<Value> usedOperands(Operation *op) {
+  ArrayRef<AffineExpr> exprs;
+  unsigned numDims = 0;
+  ValueRange mapOperands;
+  SmallVector<Value> used;
+  if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
+    used.push_back(load.getMemRef());
+    exprs = load.getAffineMap().getResults();
+    numDims = load.getAffineMap().getNumDims();
+    mapOperands = load.getMapOperands();
+  } else if (auto guard = dyn_cast<affine::AffineIfOp>(op)) {
+    exprs = guard.getIntegerSet().getConstraints();
+    numDims = guard.getIntegerSet().getNumDims();
+    mapOperands = guard.getOperands();
+  } else {
+    return llvm::to_vector(op->getOperands());
+  }
+  for (auto [pos, operand] : llvm::enumerate(mapOperands))
+    if (llvm::any_of(exprs, [&](AffineExpr e) {
+          return pos < numDims ? e.isFunctionOfDim(pos)
+                               : e.isFunctionOfSymbol(pos - numDims);
+        }))
+      used.push_back(operand);
+  return used;
+}
+
+LogicalResult mlir::plaidml::analyzeStagedNest(affine::AffineParallelOp par,
+                                               StagedNest &nest,
+                                               std::string &why) {
+  nest = StagedNest();
+  nest.par = par;
+  std::optional<SmallVector<int64_t>> ranges = par.getConstantRanges();
+  if (par.getNumResults() != 0 || !ranges) {
+    why = "not a parallel nest with constant ranges and no reductions";
+    return failure();
+  }
+  for (unsigned d = 0, e = par.getNumDims(); d < e; ++d) {
+    AffineMap lb = par.getLowerBoundMap(d);
+    if (!lb.isSingleConstant() || lb.getSingleConstantResult() != 0 ||
+        par.getSteps()[d] != 1) {
+      why = "needs lower bounds 0 and unit steps";
+      return failure();
+    }
+  }
+  nest.ranges = *ranges;
+
+  // The body: copyable ops, one reduction chain, copyable ops and one store.
+  affine::AffineForOp top;
+  affine::AffineStoreOp store;
+  for (Operation &op : par.getBody()->without_terminator()) {
+    if (auto loop = dyn_cast<affine::AffineForOp>(op)) {
+      if (top) {
+        why = "more than one reduction loop nest";
+        return failure();
+      }
+      top = loop;
+    } else if (auto s = dyn_cast<affine::AffineStoreOp>(op)) {
+      if (!top || store) {
+        why = top ? "more than one store after the reduction"
+                  : "no reduction loop before the store";
+        return failure();
+      }
+      store = s;
+    } else if (!isCopyable(&op)) {
+      why = "the body has regions or writes besides the reduction and its "
+            "store";
+      return failure();
+    }
+  }
+  if (!top || !store) {
+    why = "no reduction loop with one store";
+    return failure();
+  }
+
+  // The chain: perfectly nested loops, one accumulator threaded through.
+  for (affine::AffineForOp loop = top; loop;) {
+    if (!loop.hasConstantBounds() || loop.getStepAsInt() != 1 ||
+        loop.getNumIterOperands() != 1) {
+      why = "a reduction loop is not one accumulator over constant bounds "
+            "with unit step";
+      return failure();
+    }
+    nest.chain.push_back(loop);
+    nest.kLowerBounds.push_back(loop.getConstantLowerBound());
+    nest.kRanges.push_back(loop.getConstantUpperBound() -
+                           loop.getConstantLowerBound());
+    Block *body = loop.getBody();
+    auto inner = dyn_cast<affine::AffineForOp>(body->front());
+    if (!inner) {
+      loop = nullptr;
+      continue;
+    }
+    if (body->getOperations().size() != 2 || inner.getNumResults() != 1 ||
+        inner.getInits()[0] != loop.getRegionIterArgs()[0] ||
+        body->getTerminator()->getOperand(0) != inner.getResult(0)) {
+      why = "the reduction loops are not perfectly nested";
+      return failure();
+    }
+    loop = inner;
+  }
+
+  // The innermost body: acc + a * b, possibly under a guard.
+  affine::AffineForOp innermost = nest.chain.back();
+  Value acc = innermost.getRegionIterArgs()[0];
+  Block *compute = innermost.getBody();
+  Value sum = compute->getTerminator()->getOperand(0);
+  if (auto guard = sum.getDefiningOp<affine::AffineIfOp>()) {
+    Block *otherwise =
+        guard.hasElse() ? guard.getElseBlock() : static_cast<Block *>(nullptr);
+    if (compute->getOperations().size() != 2 || guard.getNumResults() != 1 ||
+        !otherwise || otherwise->getOperations().size() != 1 ||
+        otherwise->getTerminator()->getOperand(0) != acc) {
+      why = "the innermost body is not a guarded accumulation";
+      return failure();
+    }
+    nest.guard = guard;
+    compute = guard.getThenBlock();
+    sum = compute->getTerminator()->getOperand(0);
+  }
+  auto add = sum.getDefiningOp<arith::AddFOp>();
+  Value product;
+  if (add && add->getBlock() == compute)
+    product = add.getLhs() == acc   ? add.getRhs()
+              : add.getRhs() == acc ? add.getLhs()
+                                    : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul || mul->getBlock() != compute || !mul->hasOneUse()) {
+    why = "the reduction is not a floating-point sum of products";
+    return failure();
+  }
+  nest.add = add;
+  nest.mul = mul;
+
+  // Each op of the body computes one factor.
+  DenseMap<Operation *, int> side;
+  for (int s = 0; s < 2; ++s) {
+    SmallVector<Value> worklist{mul->getOperand(s)};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != compute)
+        continue;
+      auto [it, inserted] = side.try_emplace(def, s);
+      if (!inserted && it->second != s) {
+        why = "an op feeds both factors";
+        return failure();
+      }
+      if (inserted)
+        llvm::append_range(worklist, def->getOperands());
+    }
+  }
+  std::array<llvm::SmallDenseSet<unsigned>, 2> parDims;
+  for (Operation &op : compute->without_terminator()) {
+    if (&op == mul || &op == add)
+      continue;
+    auto it = side.find(&op);
+    if (it == side.end() || !isCopyable(&op)) {
+      why = "the innermost body computes more than the product";
+      return failure();
+    }
+    (it->second == 0 ? nest.sliceA : nest.sliceB).push_back(&op);
+    for (Value operand : usedOperands(&op)) {
+      if (operand.getDefiningOp() &&
+          operand.getDefiningOp()->getBlock() == compute)
+        continue;
+      if (!isAvailable(nest, operand)) {
+        why = "a factor reads a value the loops carry";
+        return failure();
+      }
+      if (int64_t d = classifyIndex(nest, operand).parDim; d >= 0)
+        parDims[it->second].insert(d);
+    }
+    if (auto load = dyn_cast<affine::AffineLoadOp>(op);
+        load && load.getMemRef() == store.getMemRef()) {
+      why = "a factor reads the buffer the nest writes";
+      return failure();
+    }
+  }
+  for (int s = 0; s < 2; ++s)
+    if (Value x = mul->getOperand(s);
+        !(x.getDefiningOp() && x.getDefiningOp()->getBlock() == compute) &&
+        !isAvailable(nest, x)) {
+      why = "a factor is a value the loops carry";
+      return failure();
+    }
+
+  for (unsigned d = 0, e = par.getNumDims(); d < e; ++d) {
+    bool a = parDims[0].contains(d), b = parDims[1].contains(d);
+    if (a && !b)
+      nest.mDims.push_back(d);
+    else if (b && !a)
+      nest.nDims.push_back(d);
+    else
+      nest.batchDims.push_back(d);
+  }
+  if (nest.mDims.empty() || nest.nDims.empty()) {
+    why = "not a matrix product: no dimension is read by one factor only";
+    return failure();
+  }
+  if (nest.guard)
+    for (Value operand : usedOperands(nest.guard)) {
+      IndexOf index = classifyIndex(nest, operand);
+      if ((index.parDim < 0 && index.chainPos < 0) ||
+          llvm::is_contained(nest.nDims, index.parDim)) {
+        why = "the reduction's guard depends on more than the first "
+              "factor's indices";
+        return failure();
+      }
+    }
+
+  for (unsigned d : nest.mDims)
+    nest.m *= nest.ranges[d];
+  for (unsigned d : nest.nDims)
+    nest.n *= nest.ranges[d];
+  for (unsigned d : nest.batchDims)
+    nest.batch *= nest.ranges[d];
+  for (int64_t r : nest.kRanges)
+    nest.k *= r;
+
+  // Whether the innermost memory index of a factor's first load follows a
+  // reduction index.
+  auto alongK = [&](ArrayRef<Operation *> slice) {
+    for (Operation *op : slice) {
+      auto load = dyn_cast<affine::AffineLoadOp>(op);
+      if (!load)
+        continue;
+      AffineMap map = load.getAffineMap();
+      if (map.getNumResults() == 0)
+        return false;
+      AffineExpr last = map.getResults().back();
+      for (auto [pos, operand] : llvm::enumerate(load.getMapOperands()))
+        if (pos < map.getNumDims() && last.isFunctionOfDim(pos) &&
+            classifyIndex(nest, operand).chainPos >= 0)
+          return true;
+      return false;
+    }
+    return false;
+  };
+  nest.aAlongK = alongK(nest.sliceA);
+  nest.bAlongK = alongK(nest.sliceB);
+  return success();
+}
+
+bool mlir::plaidml::isValidStagedTile(const StagedTile &tile,
+                                      std::string &why) {
+  if (tile.tm < 1 || tile.tn < 1 || tile.tk < 1 || tile.rm < 1 ||
+      tile.rn < 1 || tile.tm % tile.rm || tile.tn % tile.rn) {
+    why = "the tile must be positive and divisible by the invocation block";
+    return false;
+  }
+  if (tile.invocations() != kInvocations ||
+      (tile.tm * tile.tk) % kInvocations ||
+      (tile.tn * tile.tk) % kInvocations) {
+    why = "the tile must have 256 invocations, each copying whole shares of "
+          "both staged tiles";
+    return false;
+  }
+  return true;
+}
+
+std::optional<StagedTile>
+mlir::plaidml::chooseStagedTile(const StagedNest &nest,
+                                int64_t maxWorkgroupSize, int64_t minWorkgroups,
+                                std::string &why) {
+  if (maxWorkgroupSize < kInvocations) {
+    why = "the device's workgroups hold fewer than 256 invocations";
+    return std::nullopt;
+  }
+  if (nest.m < 16 || nest.n < 16) {
+    why = "M or N is below 16 (a matrix-vector product)";
+    return std::nullopt;
+  }
+  if (nest.batch > 65535 || llvm::divideCeil(nest.m, 64) > 65535) {
+    why = "the grid would exceed 65535 workgroups along a dimension";
+    return std::nullopt;
+  }
+  StagedTile large{128, 128, 8, 8, 8}, small{64, 64, 16, 4, 4};
+  int64_t groups = llvm::divideCeil(nest.m, large.tm) *
+                   llvm::divideCeil(nest.n, large.tn) * nest.batch;
+  return groups >= minWorkgroups ? large : small;
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+namespace {
+class KernelBuilder {
+public:
+  KernelBuilder(StagedNest &nest, const StagedTile &tile, OpBuilder &b)
+      : nest(nest), tile(tile), b(b), loc(nest.par.getLoc()) {}
+
+  void build();
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, index(y)) : x; }
+  Value mulc(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, index(y));
+  }
+  Value lessThan(Value x, int64_t bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
+                                 index(bound));
+  }
+  Value clampBelow(Value x, int64_t bound) {
+    return arith::MinUIOp::create(b, loc, x, index(bound - 1));
+  }
+  /// The indices of `ranges` (outermost first) whose linear index is `v`.
+  SmallVector<Value> delinearize(Value v, ArrayRef<int64_t> ranges);
+  /// Maps the parallel dimensions `dims` to the indices whose linear index
+  /// is `v`.
+  void mapDims(IRMapping &mapping, ArrayRef<unsigned> dims, Value v);
+  void mapChain(IRMapping &mapping, Value k);
+  void mapBatch(IRMapping &mapping);
+  /// Clones `op`, its affine accesses as memref ones.
+  void cloneConverted(Operation *op, IRMapping &mapping);
+  /// The value of factor `side` at linear indices (m or n, k), both clamped
+  /// into range; 0 past K or outside the guard.
+  Value factorAt(int side, Value mn, Value k, bool guardK);
+  /// Element `i` of this invocation's share of factor `side`'s staged tile:
+  /// its row (along M or N) and its step along K.
+  std::pair<Value, Value> shareElement(int side, int64_t i);
+  /// Factor `side`'s elements this invocation copies for the step at k0.
+  SmallVector<Value> loadShare(int side, Value k0, bool guardK);
+  void storeShare(int side, ValueRange values);
+
+  StagedNest &nest;
+  const StagedTile &tile;
+  OpBuilder &b;
+  Location loc;
+  Value tid, tileM0, tileN0, batchIndex;
+  Value staged[2];
+  Type elementType;
+};
+} // namespace
+
+SmallVector<Value> KernelBuilder::delinearize(Value v,
+                                              ArrayRef<int64_t> ranges) {
+  SmallVector<Value> out(ranges.size());
+  for (int64_t i = static_cast<int64_t>(ranges.size()) - 1; i >= 0; --i) {
+    if (ranges[i] == 1) {
+      out[i] = index(0);
+      continue;
+    }
+    int64_t outer = 1;
+    for (int64_t j = 0; j < i; ++j)
+      outer *= ranges[j];
+    if (outer == 1) {
+      // Every dimension outside this one has range 1.
+      out[i] = v;
+      for (int64_t j = 0; j < i; ++j)
+        out[j] = index(0);
+      break;
+    }
+    out[i] = arith::RemUIOp::create(b, loc, v, index(ranges[i]));
+    v = arith::DivUIOp::create(b, loc, v, index(ranges[i]));
+  }
+  return out;
+}
+
+void KernelBuilder::mapDims(IRMapping &mapping, ArrayRef<unsigned> dims,
+                            Value v) {
+  SmallVector<int64_t> ranges;
+  for (unsigned d : dims)
+    ranges.push_back(nest.ranges[d]);
+  for (auto [d, iv] : llvm::zip_equal(dims, delinearize(v, ranges)))
+    mapping.map(nest.par.getIVs()[d], iv);
+}
+
+void KernelBuilder::mapBatch(IRMapping &mapping) {
+  SmallVector<int64_t> ranges;
+  for (unsigned d : nest.batchDims)
+    ranges.push_back(nest.ranges[d]);
+  for (auto [d, iv] :
+       llvm::zip_equal(nest.batchDims, delinearize(batchIndex, ranges)))
+    mapping.map(nest.par.getIVs()[d], iv);
+}
+
+void KernelBuilder::mapChain(IRMapping &mapping, Value k) {
+  for (auto [loop, lb, iv] :
+       llvm::zip_equal(nest.chain, nest.kLowerBounds,
+                       delinearize(k, nest.kRanges)))
+    mapping.map(loop.getInductionVar(), add(iv, lb));
+}
+
+void KernelBuilder::cloneConverted(Operation *op, IRMapping &mapping) {
+  auto operands = [&](ValueRange values) {
+    return llvm::map_to_vector(
+        values, [&](Value v) { return mapping.lookupOrDefault(v); });
+  };
+  if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
+    auto indices = affine::expandAffineMap(b, loc, load.getAffineMap(),
+                                           operands(load.getMapOperands()));
+    mapping.map(load.getResult(),
+                memref::LoadOp::create(b, loc, load.getMemRef(), *indices));
+    return;
+  }
+  if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
+    auto indices = affine::expandAffineMap(b, loc, store.getAffineMap(),
+                                           operands(store.getMapOperands()));
+    memref::StoreOp::create(b, loc,
+                            mapping.lookupOrDefault(store.getValueToStore()),
+                            store.getMemRef(), *indices);
+    return;
+  }
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+    auto values = affine::expandAffineMap(b, loc, apply.getAffineMap(),
+                                          operands(apply.getMapOperands()));
+    mapping.map(apply.getResult(), (*values)[0]);
+    return;
+  }
+  b.clone(*op, mapping);
+}
+
+Value KernelBuilder::factorAt(int side, Value mn, Value k, bool guardK) {
+  IRMapping mapping;
+  mapDims(mapping, side == 0 ? nest.mDims : nest.nDims, mn);
+  mapBatch(mapping);
+  Value kIn = guardK ? lessThan(k, nest.k) : Value();
+  mapChain(mapping, clampBelow(k, nest.k));
+  ArrayRef<Operation *> slice = side == 0 ? nest.sliceA : nest.sliceB;
+  Value factor = nest.mul->getOperand(side);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
+
+  if (side != 0 || !nest.guard) {
+    for (Operation *op : slice)
+      cloneConverted(op, mapping);
+    Value v = mapping.lookupOrDefault(factor);
+    return kIn ? arith::SelectOp::create(b, loc, kIn, v, zero) : v;
+  }
+  // The guard decides whether the element exists at all (a padded
+  // window): load it only then.
+  IntegerSet set = nest.guard.getIntegerSet();
+  SmallVector<Value> dims, syms;
+  for (auto [i, operand] : llvm::enumerate(nest.guard.getOperands()))
+    (i < set.getNumDims() ? dims : syms)
+        .push_back(mapping.lookupOrDefault(operand));
+  Value cond = kIn;
+  for (auto [expr, isEq] :
+       llvm::zip_equal(set.getConstraints(), set.getEqFlags())) {
+    Value v = affine::expandAffineExpr(b, loc, expr, dims, syms);
+    Value holds = arith::CmpIOp::create(
+        b, loc, isEq ? arith::CmpIPredicate::eq : arith::CmpIPredicate::sge,
+        v, index(0));
+    cond = cond ? arith::AndIOp::create(b, loc, cond, holds) : holds;
+  }
+  if (!cond)
+    cond = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{elementType}, cond,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (Operation *op : slice)
+      cloneConverted(op, mapping);
+    scf::YieldOp::create(b, loc, mapping.lookupOrDefault(factor));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, zero);
+  }
+  return ifOp.getResult(0);
+}
+
+std::pair<Value, Value> KernelBuilder::shareElement(int side, int64_t i) {
+  int64_t rows = side == 0 ? tile.tm : tile.tn;
+  bool alongK = side == 0 ? nest.aAlongK : nest.bAlongK;
+  // Invocation t copies elements t + 256 i: consecutive invocations read
+  // consecutive addresses along the factor's innermost index.
+  Value linear = add(tid, i * kInvocations);
+  if (alongK)
+    return {arith::DivUIOp::create(b, loc, linear, index(tile.tk)),
+            arith::RemUIOp::create(b, loc, linear, index(tile.tk))};
+  return {arith::RemUIOp::create(b, loc, linear, index(rows)),
+          arith::DivUIOp::create(b, loc, linear, index(rows))};
+}
+
+SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
+  int64_t rows = side == 0 ? tile.tm : tile.tn;
+  int64_t total = side == 0 ? nest.m : nest.n;
+  Value base = side == 0 ? tileM0 : tileN0;
+  SmallVector<Value> values;
+  for (int64_t i = 0, e = rows * tile.tk / kInvocations; i < e; ++i) {
+    auto [row, step] = shareElement(side, i);
+    Value mn = clampBelow(add(base, row), total);
+    values.push_back(factorAt(side, mn, add(k0, step), guardK));
+  }
+  return values;
+}
+
+void KernelBuilder::storeShare(int side, ValueRange values) {
+  for (auto [i, v] : llvm::enumerate(values)) {
+    auto [row, step] = shareElement(side, static_cast<int64_t>(i));
+    memref::StoreOp::create(b, loc, v, staged[side], ValueRange{step, row});
+  }
+}
+
+void KernelBuilder::build() {
+  affine::AffineParallelOp par = nest.par;
+  elementType = nest.mul->getResult(0).getType();
+  Type accType = nest.add->getResult(0).getType();
+  int64_t gridN = llvm::divideCeil(nest.n, tile.tn);
+  int64_t gridM = llvm::divideCeil(nest.m, tile.tm);
+  auto launch = gpu::LaunchOp::create(b, loc, index(gridN), index(gridM),
+                                      index(nest.batch), index(kInvocations),
+                                      index(1), index(1));
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&body);
+
+  auto memSpace = b.getI64IntegerAttr(kWorkgroupMemorySpace);
+  staged[0] = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({tile.tk, tile.tm + kRowPadding}, elementType,
+                      MemRefLayoutAttrInterface(), memSpace));
+  staged[1] = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({tile.tk, tile.tn + kRowPadding}, elementType,
+                      MemRefLayoutAttrInterface(), memSpace));
+
+  tid = launch.getThreadIds().x;
+  int64_t threadsN = tile.tn / tile.rn;
+  Value tx = arith::RemUIOp::create(b, loc, tid, index(threadsN));
+  Value ty = arith::DivUIOp::create(b, loc, tid, index(threadsN));
+  tileN0 = mulc(launch.getBlockIds().x, tile.tn);
+  tileM0 = mulc(launch.getBlockIds().y, tile.tm);
+  batchIndex = launch.getBlockIds().z;
+  int64_t threadsM = tile.tm / tile.rm;
+
+  // The first step's loads, then the loop over steps.
+  bool guardK = nest.k % tile.tk != 0;
+  SmallVector<Value> inits;
+  Value accZero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+  inits.append(tile.rm * tile.rn, accZero);
+  SmallVector<Value> firstA = loadShare(0, index(0), guardK);
+  SmallVector<Value> firstB = loadShare(1, index(0), guardK);
+  size_t numA = firstA.size(), numB = firstB.size();
+  llvm::append_range(inits, firstA);
+  llvm::append_range(inits, firstB);
+  int64_t steps = llvm::divideCeil(nest.k, tile.tk);
+  auto loop = scf::ForOp::create(b, loc, index(0), index(steps * tile.tk),
+                                 index(tile.tk), inits);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ValueRange args = loop.getRegionIterArgs();
+    storeShare(0, args.slice(tile.rm * tile.rn, numA));
+    storeShare(1, args.slice(tile.rm * tile.rn + numA, numB));
+    gpu::BarrierOp::create(b, loc);
+    // The next step's loads (past the end: clamped addresses, unused).
+    Value next = add(loop.getInductionVar(), tile.tk);
+    SmallVector<Value> nextA = loadShare(0, next, guardK);
+    SmallVector<Value> nextB = loadShare(1, next, guardK);
+    SmallVector<Value> accs(args.take_front(tile.rm * tile.rn));
+    for (int64_t kk = 0; kk < tile.tk; ++kk) {
+      SmallVector<Value> a, bv;
+      for (int64_t i = 0; i < tile.rm; ++i)
+        a.push_back(memref::LoadOp::create(
+            b, loc, staged[0],
+            ValueRange{index(kk), add(ty, i * threadsM)}));
+      for (int64_t j = 0; j < tile.rn; ++j)
+        bv.push_back(memref::LoadOp::create(
+            b, loc, staged[1],
+            ValueRange{index(kk), add(tx, j * threadsN)}));
+      for (int64_t i = 0; i < tile.rm; ++i)
+        for (int64_t j = 0; j < tile.rn; ++j) {
+          Value &acc = accs[i * tile.rn + j];
+          Value p = arith::MulFOp::create(b, loc, a[i], bv[j]);
+          acc = arith::AddFOp::create(b, loc, acc, p);
+        }
+    }
+    gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> yielded(accs);
+    llvm::append_range(yielded, nextA);
+    llvm::append_range(yielded, nextB);
+    scf::YieldOp::create(b, loc, yielded);
+  }
+
+  // Per output: in range, the epilogue (the nest's body with the chain's
+  // result = init + the accumulator) and the store.
+  affine::AffineForOp top = nest.chain.front();
+  for (int64_t i = 0; i < tile.rm; ++i)
+    for (int64_t j = 0; j < tile.rn; ++j) {
+      OpBuilder::InsertionGuard g(b);
+      Value m = add(add(tileM0, ty), i * threadsM);
+      Value n = add(add(tileN0, tx), j * threadsN);
+      Value cond;
+      if (nest.m % tile.tm)
+        cond = lessThan(m, nest.m);
+      if (nest.n % tile.tn) {
+        Value inN = lessThan(n, nest.n);
+        cond = cond ? arith::AndIOp::create(b, loc, cond, inN) : inN;
+      }
+      if (cond) {
+        auto guard = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+        b.setInsertionPointToStart(guard.thenBlock());
+      }
+      IRMapping mapping;
+      mapDims(mapping, nest.mDims, m);
+      mapDims(mapping, nest.nDims, n);
+      mapBatch(mapping);
+      for (Operation &op : par.getBody()->without_terminator()) {
+        if (&op != top.getOperation()) {
+          cloneConverted(&op, mapping);
+          continue;
+        }
+        Value init = mapping.lookupOrDefault(top.getInits()[0]);
+        mapping.map(top.getResult(0),
+                    arith::AddFOp::create(b, loc, init,
+                                          loop.getResult(i * tile.rn + j)));
+      }
+    }
+  par.erase();
+}
+
+void mlir::plaidml::applyStagedTile(StagedNest &nest, const StagedTile &tile) {
+  OpBuilder b(nest.par);
+  KernelBuilder(nest, tile, b).build();
+}

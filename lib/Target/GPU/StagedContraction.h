@@ -1,0 +1,81 @@
+//===- StagedContraction.h - Workgroup-memory GEMM kernels ------*- C++ -*-===//
+//
+// What plaidml-gpu-configure and plaidml-gpu-stage-contraction share about
+// the staged (shared-memory) schedule of an outermost reduction nest that is
+// a product of two operands: whether a nest is one (analyzeStagedNest), the
+// tile the configuration chooses for it (chooseStagedTile) and the kernel
+// that applies it (applyStagedTile). Internal to lib/Target/GPU; the design
+// is docs/GpuKernels.md, "The SIMT contraction schedule".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PLAIDML_LIB_TARGET_GPU_STAGEDCONTRACTION_H
+#define PLAIDML_LIB_TARGET_GPU_STAGEDCONTRACTION_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::plaidml {
+
+/// An outermost reduction nest `O[...] = epilogue(init + sum_k a(m, k) *
+/// b(n, k))` seen as a batch of matrix products: every dimension of the
+/// parallel loop is an M dimension (only `a` reads it), an N dimension
+/// (only `b` reads it) or a batch dimension (both, or neither); the
+/// reduction loops together are K.
+struct StagedNest {
+  affine::AffineParallelOp par;
+  /// The constant ranges of `par` (lower bounds 0, unit steps).
+  SmallVector<int64_t> ranges;
+  /// The reduction loops, outermost first; one accumulator each.
+  SmallVector<affine::AffineForOp> chain;
+  SmallVector<int64_t> kLowerBounds, kRanges;
+  /// A guard around the innermost body that only `a`'s indices decide (a
+  /// padded convolution's window): `a` counts as 0 where it fails.
+  affine::AffineIfOp guard;
+  /// The product and the accumulation of the innermost body.
+  Operation *mul = nullptr, *add = nullptr;
+  /// The ops computing each factor, in block order.
+  SmallVector<Operation *> sliceA, sliceB;
+  SmallVector<unsigned> mDims, nDims, batchDims;
+  /// Whether a factor's innermost memory index follows the reduction (a
+  /// row-major A, a transposed B): the staging copy then walks k fastest.
+  bool aAlongK = true, bAlongK = false;
+  int64_t m = 1, n = 1, k = 1, batch = 1;
+};
+
+/// Fills `nest` for `par`, or returns failure with the reason in `why`.
+LogicalResult analyzeStagedNest(affine::AffineParallelOp par, StagedNest &nest,
+                                std::string &why);
+
+/// A staged schedule: a workgroup computes a tm x tn block of outputs, in
+/// steps of tk along the reduction, each of its invocations an rm x rn
+/// block (strided by tm / rm and tn / rn).
+struct StagedTile {
+  int64_t tm, tn, tk, rm, rn;
+  int64_t invocations() const { return (tm / rm) * (tn / rn); }
+};
+
+/// The tile the configuration chooses: 128x128 (8x8 per invocation) when
+/// the grid still has at least `minWorkgroups` workgroups, else 64x64 (4x4);
+/// none (`why` says why) for products too small in M or N (a GEMV), or when
+/// the device's workgroups cannot hold 256 invocations.
+std::optional<StagedTile> chooseStagedTile(const StagedNest &nest,
+                                           int64_t maxWorkgroupSize,
+                                           int64_t minWorkgroups,
+                                           std::string &why);
+
+/// Whether `tile` is one applyStagedTile can build (`why` says why not).
+bool isValidStagedTile(const StagedTile &tile, std::string &why);
+
+/// Replaces `nest.par` with a gpu.launch computing it with `tile`: operand
+/// tiles staged in workgroup memory, the next step's global loads issued
+/// before the current step's arithmetic, register accumulators, guarded
+/// edges, and the epilogue and the store per output.
+void applyStagedTile(StagedNest &nest, const StagedTile &tile);
+
+} // namespace mlir::plaidml
+
+#endif // PLAIDML_LIB_TARGET_GPU_STAGEDCONTRACTION_H

@@ -1,0 +1,101 @@
+// The staged (workgroup-memory) schedule of matrix-product nests
+// (plaidml-gpu-configure records plaidml.gpu.staged_tile,
+// plaidml-gpu-stage-contraction builds the kernel) on vulkan:0 (lavapipe),
+// opencl:0 (PoCL, SPIR-V) and opencl:0 through OpenCL C, each entry against
+// the reference interpreter on the same random inputs. The shapes reach
+// each code path: both staging orders of each factor (A read along M, B
+// along K), edges in M, N and K that the tiles do not divide, M made of two
+// dimensions and a batch dimension, an initial value other than 0, a
+// strided and padded convolution (the padding guard on the input, an
+// implicit GEMM over a 3-deep reduction) with a fused bias and relu, f16
+// inputs with f32 accumulation, and a batch large enough for the 128x128
+// tile.
+//
+// The choices, as remarks:
+// RUN: plaidml-opt %s -split-input-file -tile-compute-bounds -convert-tile-to-affine \
+// RUN:   -plaidml-fuse-elementwise -plaidml-gpu-configure=remarks=1 -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REMARK
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 67 x 45 x 33, batch 1
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 35 x 19 x 21, batch 3
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 49 x 20 x 27, batch 1
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 70 x 66 x 24, batch 1
+// REMARK: staged tile 128x128x8, 8x8 outputs per invocation, over M x N x K = 129 x 130 x 9, batch 66
+//
+// RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
+// RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
+// RUN:   --device vulkan:0 transposed batched conv_strided_padded half \
+// RUN:   large_tile | FileCheck %s %}
+// RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
+// RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \
+// RUN:   --device opencl:0 transposed batched conv_strided_padded half \
+// RUN:   large_tile | FileCheck %s %}
+// RUN: %if opencl %{ rm -rf %t.clc && env PLAIDML_OPENCL_KERNEL_FORMAT=opencl-c \
+// RUN:   %python %S/compare_devices.py \
+// RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.clc \
+// RUN:   --device opencl:0 transposed batched conv_strided_padded half \
+// RUN:   large_tile | FileCheck %s %}
+// CHECK: PASS transposed
+// CHECK: PASS batched
+// CHECK: PASS conv_strided_padded
+// CHECK: PASS half
+// CHECK: PASS large_tile
+
+// C = A^T B^T + 1.5: A is K x M (staged along M), B is N x K (along K).
+func.func @transposed(%A: tensor<33x67xf32>, %B: tensor<45x33xf32>) -> tensor<67x45xf32> {
+  %init = tile.constant dense<1.5> : tensor<f32>
+  %C = tile.contract add, mul, %init, %A, %B {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>]}
+       : tensor<f32>, tensor<33x67xf32>, tensor<45x33xf32> -> tensor<67x45xf32>
+  return %C : tensor<67x45xf32>
+}
+
+// -----
+
+// M is (i, j), 5 x 7; b is a batch dimension both factors read.
+func.func @batched(%A: tensor<3x5x7x21xf32>, %B: tensor<3x21x19xf32>) -> tensor<3x5x7x19xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["b", "i", "j", "n", "k"],
+         sink = affine_map<(b, i, j, n, k) -> (b, i, j, n)>,
+         srcs = [affine_map<(b, i, j, n, k) -> (b, i, j, k)>, affine_map<(b, i, j, n, k) -> (b, k, n)>]}
+       : tensor<f32>, tensor<3x5x7x21xf32>, tensor<3x21x19xf32> -> tensor<3x5x7x19xf32>
+  return %C : tensor<3x5x7x19xf32>
+}
+
+// -----
+
+// 3x3, stride 2, padding 1: 13x13 -> 7x7, then bias and relu.
+func.func @conv_strided_padded(%I: tensor<1x13x13x3xf32>, %K: tensor<3x3x3x20xf32>, %bias: tensor<20xf32>) -> tensor<1x7x7x20xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %O = tile.contract add, mul, %zero, %I, %K {idxs = ["n", "x", "y", "f", "i", "j", "c"],
+         sink = affine_map<(n, x, y, f, i, j, c) -> (n, x, y, f)>,
+         srcs = [affine_map<(n, x, y, f, i, j, c) -> (n, 2 * x + i - 1, 2 * y + j - 1, c)>,
+                 affine_map<(n, x, y, f, i, j, c) -> (i, j, c, f)>]}
+       : tensor<f32>, tensor<1x13x13x3xf32>, tensor<3x3x3x20xf32> -> tensor<1x7x7x20xf32>
+  %S = tile.add %O, %bias : tensor<1x7x7x20xf32>, tensor<20xf32> -> tensor<1x7x7x20xf32>
+  %R = tile.relu %S : tensor<1x7x7x20xf32>
+  return %R : tensor<1x7x7x20xf32>
+}
+
+// -----
+
+func.func @half(%A: tensor<70x24xf16>, %B: tensor<24x66xf16>) -> tensor<70x66xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<70x24xf16>, tensor<24x66xf16> -> tensor<70x66xf32>
+  return %C : tensor<70x66xf32>
+}
+
+// -----
+
+// 66 x 2 x 2 = 264 workgroups of 128x128 (min-staged-workgroups).
+func.func @large_tile(%A: tensor<66x129x9xf32>, %B: tensor<66x9x130xf32>) -> tensor<66x129x130xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["b", "m", "n", "k"],
+         sink = affine_map<(b, m, n, k) -> (b, m, n)>,
+         srcs = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>]}
+       : tensor<f32>, tensor<66x129x9xf32>, tensor<66x9x130xf32> -> tensor<66x129x130xf32>
+  return %C : tensor<66x129x130xf32>
+}

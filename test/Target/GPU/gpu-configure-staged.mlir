@@ -1,0 +1,150 @@
+// The staged tile plaidml-gpu-configure chooses for matrix-product nests,
+// and its remarks (what was chosen, or why no staged tile).
+// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-configure=remarks=1 \
+// RUN:   -verify-diagnostics | FileCheck %s
+// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-configure=staged=0 \
+// RUN:   | FileCheck %s --check-prefix=OFF
+// OFF-NOT: plaidml.gpu.staged_tile
+// RUN: plaidml-opt %s -split-input-file \
+// RUN:   -plaidml-gpu-configure=min-staged-workgroups=4 \
+// RUN:   | FileCheck %s --check-prefix=LARGE
+// LARGE-LABEL: func.func @matmul
+// LARGE: plaidml.gpu.staged_tile = array<i64: 128, 128, 8, 8, 8>
+
+// Fewer than 264 workgroups of 128x128: 64x64 tiles. No workgroup size:
+// the staged kernel has its own.
+// CHECK-LABEL: func.func @matmul
+// CHECK:       } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
+func.func @matmul(%a: memref<256x32xf32>, %b: memref<32x300xf32>, %c: memref<256x300xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 256 x 300 x 32, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (256, 300) {
+    %r = affine.for %k = 0 to 32 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<256x32xf32>
+      %y = affine.load %b[%k, %n] : memref<32x300xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<256x300xf32>
+  }
+  return
+}
+
+// -----
+
+// A GEMV keeps the register tile.
+// CHECK-LABEL: func.func @gemv
+// CHECK-NOT:   plaidml.gpu.staged_tile
+// CHECK:       plaidml.gpu.register_tile
+func.func @gemv(%a: memref<1x64xf32>, %b: memref<64x65536xf32>, %c: memref<1x65536xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+2 {{no staged tile: M or N is below 16 (a matrix-vector product)}}
+  // expected-remark @+1 {{register tile 1x4 (4 outputs per invocation), workgroup 1x256 over 1x16384}}
+  affine.parallel (%m, %n) = (0, 0) to (1, 65536) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<1x64xf32>
+      %y = affine.load %b[%k, %n] : memref<64x65536xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<1x65536xf32>
+  }
+  return
+}
+
+// -----
+
+// A depthwise window: every parallel dimension is read by the input or by
+// both factors, none by the filter alone.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT:   plaidml.gpu.staged_tile
+func.func @depthwise(%i: memref<34x34x32xf32>, %w: memref<3x3x32xf32>, %o: memref<32x32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+3 {{no staged tile: not a matrix product: no dimension is read by one factor only}}
+  // expected-remark @+2 {{no register tile}}
+  // expected-remark @+1 {{workgroup}}
+  affine.parallel (%x, %y, %c) = (0, 0, 0) to (32, 32, 32) {
+    %r = affine.for %kh = 0 to 3 iter_args(%a0 = %zero) -> (f32) {
+      %r2 = affine.for %kw = 0 to 3 iter_args(%acc = %a0) -> (f32) {
+        %v = affine.load %i[%x + %kh, %y + %kw, %c] : memref<34x34x32xf32>
+        %k = affine.load %w[%kh, %kw, %c] : memref<3x3x32xf32>
+        %p = arith.mulf %v, %k : f32
+        %s = arith.addf %acc, %p : f32
+        affine.yield %s : f32
+      }
+      affine.yield %r2 : f32
+    }
+    affine.store %r, %o[%x, %y, %c] : memref<32x32x32xf32>
+  }
+  return
+}
+
+// -----
+
+// A max reduction is not a sum of products.
+// CHECK-LABEL: func.func @max_pool
+// CHECK-NOT:   plaidml.gpu.staged_tile
+func.func @max_pool(%i: memref<64x64xf32>, %o: memref<64x32xf32>) {
+  %low = arith.constant -3.0e38 : f32
+  // expected-remark @+3 {{no staged tile: the reduction is not a floating-point sum of products}}
+  // expected-remark @+2 {{no register tile}}
+  // expected-remark @+1 {{workgroup}}
+  affine.parallel (%r, %c) = (0, 0) to (64, 32) {
+    %m = affine.for %k = 0 to 2 iter_args(%acc = %low) -> (f32) {
+      %v = affine.load %i[%r, %c * 2 + %k] : memref<64x64xf32>
+      %x = arith.maximumf %acc, %v : f32
+      affine.yield %x : f32
+    }
+    affine.store %m, %o[%r, %c] : memref<64x32xf32>
+  }
+  return
+}
+
+// -----
+
+// A device whose workgroups hold fewer than 256 invocations.
+// CHECK-LABEL: func.func @small_device
+// CHECK-NOT:   plaidml.gpu.staged_tile
+module attributes {plaidml.target = #plaidml.target<device = vulkan, cpu = "x86-64", max_workgroup_size = 128>} {
+func.func @small_device(%a: memref<256x32xf32>, %b: memref<32x256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+2 {{no staged tile: the device's workgroups hold fewer than 256 invocations}}
+  // expected-remark @+1 {{register tile}}
+  affine.parallel (%m, %n) = (0, 0) to (256, 256) {
+    %r = affine.for %k = 0 to 32 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<256x32xf32>
+      %y = affine.load %b[%k, %n] : memref<32x256xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<256x256xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// A factor that reads the buffer the nest writes.
+// CHECK-LABEL: func.func @in_place
+// CHECK-NOT:   plaidml.gpu.staged_tile
+func.func @in_place(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+3 {{no staged tile: a factor reads the buffer the nest writes}}
+  // expected-remark @+2 {{no register tile}}
+  // expected-remark @+1 {{workgroup 4x64 over 64x64}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf32>
+      %y = affine.load %b[%k, %n] : memref<64x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %a[%m, %n] : memref<64x64xf32>
+  }
+  return
+}

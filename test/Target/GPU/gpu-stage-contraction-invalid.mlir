@@ -1,0 +1,53 @@
+// A staged tile the nest or the kernel cannot take is an error naming why.
+// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-stage-contraction \
+// RUN:   -verify-diagnostics
+
+func.func @wrong_count(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'affine.parallel' op 'plaidml.gpu.staged_tile' must be an array<i64: TM, TN, TK, RM, RN> on an affine.parallel}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf32>
+      %y = affine.load %b[%k, %n] : memref<64x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16>}
+  return
+}
+
+// -----
+
+func.func @not_256(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply plaidml.gpu.staged_tile: the tile must have 256 invocations, each copying whole shares of both staged tiles}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf32>
+      %y = affine.load %b[%k, %n] : memref<64x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 8, 8>}
+  return
+}
+
+// -----
+
+func.func @not_a_product(%a: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply plaidml.gpu.staged_tile: the reduction is not a floating-point sum of products}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf32>
+      %s = arith.addf %acc, %x : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
+  return
+}

@@ -1,0 +1,106 @@
+// plaidml-gpu-stage-contraction on a hand-set tile: a 100x72x40 matmul with
+// a fused bias, 64x64 tiles stepping 16 along K, 4x4 outputs per
+// invocation. None of M, N, K is a multiple of its tile.
+// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-stage-contraction -cse \
+// RUN:   | FileCheck %s
+
+// The grid: ceildiv(72, 64) x ceildiv(100, 64) x 1 workgroups of 256.
+// CHECK-LABEL: func.func @matmul_bias
+// CHECK-DAG:   %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:   %[[C256:.*]] = arith.constant 256 : index
+// CHECK:       gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %[[C2]], %{{.*}} = %[[C2]], %{{.*}} = %c1) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]]
+// Both staged tiles: 16 steps x (64 + 4 padding) in workgroup memory.
+// CHECK:         %[[AS:.*]] = memref.alloc() : memref<16x68xf32, 3>
+// CHECK:         %[[BS:.*]] = memref.alloc() : memref<16x68xf32, 3>
+// The first step's loads: A along K (its memory order), indices clamped,
+// elements past K selected away as 0.
+// CHECK:         arith.cmpi ult, %{{.*}}, %c40 : index
+// CHECK:         arith.minui %{{.*}}, %c39 : index
+// CHECK:         memref.load %arg0
+// CHECK:         arith.select
+// CHECK:         memref.load %arg1
+// The steps: 3 of 16 (48 >= 40), carrying 16 accumulators and the 4 + 4
+// staged elements of the next step.
+// CHECK:         %[[LOOP:.*]]:24 = scf.for %{{.*}} = %c0 to %c48 step %c16 iter_args(
+// CHECK:           memref.store %{{.*}}, %[[AS]]
+// CHECK:           memref.store %{{.*}}, %[[BS]]
+// CHECK:           gpu.barrier
+// CHECK:           memref.load %arg0
+// CHECK:           memref.load %arg1
+// CHECK:           memref.load %[[AS]][%c0,
+// CHECK:           memref.load %[[BS]][%c0,
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:           gpu.barrier
+// CHECK:           scf.yield
+// Per output: in range (100 and 72 are not multiples of 64), the initial
+// value plus the accumulator, the bias, the store.
+// CHECK:         scf.if
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addf %cst, %[[LOOP]]#0 : f32
+// CHECK-NEXT:      %[[BIAS:.*]] = memref.load %arg2
+// CHECK-NEXT:      %[[OUT:.*]] = arith.addf %[[SUM]], %[[BIAS]] : f32
+// CHECK-NEXT:      memref.store %[[OUT]], %arg3
+// CHECK:         gpu.terminator
+// CHECK-NOT:   affine.parallel
+func.func @matmul_bias(%a: memref<100x40xf32>, %b: memref<40x72xf32>, %bias: memref<72xf32>, %c: memref<100x72xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (100, 72) {
+    %r = affine.for %k = 0 to 40 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<100x40xf32>
+      %y = affine.load %b[%k, %n] : memref<40x72xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    %bb = affine.load %bias[%n] : memref<72xf32>
+    %o = arith.addf %r, %bb : f32
+    affine.store %o, %c[%m, %n] : memref<100x72xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
+  return
+}
+
+// -----
+
+// A padded window: the guard, on the input's indices only, decides whether
+// the element is loaded at all; K = 3 x 3 x 4 = 36 is delinearized into
+// the window and the channel. Divisible edges need no guard on the store.
+// CHECK-LABEL: func.func @conv_padded
+// CHECK:       gpu.launch
+// CHECK:         arith.cmpi sge
+// CHECK:         %[[E:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:      memref.load %arg0
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %cst : f32
+// CHECK:         scf.for
+// CHECK:           gpu.barrier
+// CHECK:           gpu.barrier
+// CHECK-NEXT:      scf.yield %{{.*}}, %{{.*}}, %{{.*}}
+// CHECK-NOT:     scf.if
+// CHECK:         memref.store %{{.*}}, %arg2
+#pad = affine_set<(x, y, i, j) : (x + i - 1 >= 0, -x - i + 64 >= 0, y + j - 1 >= 0, -y - j + 64 >= 0)>
+func.func @conv_padded(%in: memref<64x64x4xf32>, %w: memref<3x3x4x64xf32>, %out: memref<64x64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%x, %y, %f) = (0, 0, 0) to (64, 64, 64) {
+    %r = affine.for %i = 0 to 3 iter_args(%a0 = %zero) -> (f32) {
+      %r1 = affine.for %j = 0 to 3 iter_args(%a1 = %a0) -> (f32) {
+        %r2 = affine.for %c = 0 to 4 iter_args(%a2 = %a1) -> (f32) {
+          %g = affine.if #pad(%x, %y, %i, %j) -> f32 {
+            %v = affine.load %in[%x + %i - 1, %y + %j - 1, %c] : memref<64x64x4xf32>
+            %k = affine.load %w[%i, %j, %c, %f] : memref<3x3x4x64xf32>
+            %p = arith.mulf %v, %k : f32
+            %s = arith.addf %a2, %p : f32
+            affine.yield %s : f32
+          } else {
+            affine.yield %a2 : f32
+          }
+          affine.yield %g : f32
+        }
+        affine.yield %r2 : f32
+      }
+      affine.yield %r1 : f32
+    }
+    affine.store %r, %out[%x, %y, %f] : memref<64x64x64xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
+  return
+}
