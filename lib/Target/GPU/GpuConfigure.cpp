@@ -241,16 +241,34 @@ struct GpuConfigurePass
     };
     for (auto par : body.getOps<affine::AffineParallelOp>()) {
       if (par->hasAttr(kGpuWorkgroupSizeAttrName) ||
-          par->hasAttr(kGpuStagedTileAttrName))
+          par->hasAttr(kGpuStagedTileAttrName) ||
+          par->hasAttr(kGpuSplitKAttrName))
         continue;
       OpBuilder builder(par);
       if (staged && !par->hasAttr(kGpuRegisterTileAttrName)) {
         StagedNest nest;
         std::string why;
         std::optional<StagedTile> tile;
-        if (succeeded(analyzeStagedNest(par, nest, why)))
+        bool analyzed = succeeded(analyzeStagedNest(par, nest, why));
+        if (analyzed)
           tile = chooseStagedTile(nest, maxWorkgroupSize, minStagedWorkgroups,
                                   why);
+        std::string splitWhy;
+        std::optional<SplitKTile> split;
+        if (analyzed && !tile)
+          split = chooseSplitKTile(nest, maxWorkgroupSize, splitWhy);
+        if (split) {
+          par->setAttr(kGpuSplitKAttrName, builder.getDenseI64ArrayAttr(
+                                               {split->tn, split->splits}));
+          if (remarks)
+            par.emitRemark() << llvm::formatv(
+                "split-K tile: {0} outputs x {1} invocations each per "
+                "workgroup, over M x N x K = {2} x {3} x {4}, batch {5}",
+                split->tn, split->splits, nest.m, nest.n, nest.k, nest.batch);
+          continue;
+        }
+        if (!tile && analyzed)
+          why += "; no split-K tile: " + splitWhy;
         if (tile) {
           par->setAttr(kGpuStagedTileAttrName,
                        builder.getDenseI64ArrayAttr(

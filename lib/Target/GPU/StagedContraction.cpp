@@ -107,12 +107,14 @@ static SmallVector<Value> usedOperands(Operation *op) {
   } else {
     return llvm::to_vector(op->getOperands());
   }
-  for (auto [pos, operand] : llvm::enumerate(mapOperands))
+  for (auto [i, operand] : llvm::enumerate(mapOperands)) {
+    unsigned pos = i;
     if (llvm::any_of(exprs, [&](AffineExpr e) {
           return pos < numDims ? e.isFunctionOfDim(pos)
                                : e.isFunctionOfSymbol(pos - numDims);
         }))
       used.push_back(operand);
+  }
   return used;
 }
 
@@ -285,7 +287,14 @@ LogicalResult mlir::plaidml::analyzeStagedNest(affine::AffineParallelOp par,
     else
       nest.batchDims.push_back(d);
   }
-  if (nest.mDims.empty() || nest.nDims.empty()) {
+  if (nest.nDims.empty() && !nest.mDims.empty()) {
+    // Only the first operand has dimensions of its own (a matrix times a
+    // vector): it is the second factor, its dimensions N.
+    std::swap(nest.mDims, nest.nDims);
+    std::swap(nest.sliceA, nest.sliceB);
+    nest.aOperand = 1;
+  }
+  if (nest.nDims.empty()) {
     why = "not a matrix product: no dimension is read by one factor only";
     return failure();
   }
@@ -359,17 +368,56 @@ mlir::plaidml::chooseStagedTile(const StagedNest &nest,
     return std::nullopt;
   }
   if (nest.m < 16 || nest.n < 16) {
-    why = "M or N is below 16 (a matrix-vector product)";
+    why = "M or N is below 16";
     return std::nullopt;
   }
   if (nest.batch > 65535 || llvm::divideCeil(nest.m, 64) > 65535) {
     why = "the grid would exceed 65535 workgroups along a dimension";
     return std::nullopt;
   }
-  StagedTile large{128, 128, 8, 8, 8}, small{64, 64, 16, 4, 4};
-  int64_t groups = llvm::divideCeil(nest.m, large.tm) *
-                   llvm::divideCeil(nest.n, large.tn) * nest.batch;
-  return groups >= minWorkgroups ? large : small;
+  // The largest tile that leaves enough workgroups: minWorkgroups for
+  // 128x128, half as many for 64x64, else 32x32.
+  auto groups = [&](int64_t t) {
+    return llvm::divideCeil(nest.m, t) * llvm::divideCeil(nest.n, t) *
+           nest.batch;
+  };
+  if (groups(128) >= minWorkgroups)
+    return StagedTile{128, 128, 8, 8, 8};
+  if (groups(64) >= minWorkgroups / 2)
+    return StagedTile{64, 64, 16, 4, 4};
+  return StagedTile{32, 32, 16, 2, 2};
+}
+
+bool mlir::plaidml::isValidSplitKTile(const SplitKTile &tile,
+                                      std::string &why) {
+  if (tile.tn < 1 || tile.splits < 1 ||
+      tile.tn * tile.splits != kInvocations) {
+    why = "outputs x splits must be 256 invocations";
+    return false;
+  }
+  return true;
+}
+
+std::optional<SplitKTile>
+mlir::plaidml::chooseSplitKTile(const StagedNest &nest,
+                                int64_t maxWorkgroupSize, std::string &why) {
+  if (maxWorkgroupSize < kInvocations) {
+    why = "the device's workgroups hold fewer than 256 invocations";
+    return std::nullopt;
+  }
+  if (nest.m >= 16) {
+    why = "M is 16 or more";
+    return std::nullopt;
+  }
+  if (nest.k < 256) {
+    why = "K is below 256, too short to split";
+    return std::nullopt;
+  }
+  if (nest.batch > 65535) {
+    why = "the grid would exceed 65535 workgroups along a dimension";
+    return std::nullopt;
+  }
+  return nest.bAlongK ? SplitKTile{8, 32} : SplitKTile{32, 8};
 }
 
 //===----------------------------------------------------------------------===//
@@ -379,10 +427,11 @@ mlir::plaidml::chooseStagedTile(const StagedNest &nest,
 namespace {
 class KernelBuilder {
 public:
-  KernelBuilder(StagedNest &nest, const StagedTile &tile, OpBuilder &b)
-      : nest(nest), tile(tile), b(b), loc(nest.par.getLoc()) {}
+  KernelBuilder(StagedNest &nest, OpBuilder &b)
+      : nest(nest), b(b), loc(nest.par.getLoc()) {}
 
-  void build();
+  void buildStaged(const StagedTile &chosen);
+  void buildSplitK(const SplitKTile &split);
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -413,12 +462,19 @@ private:
   /// Element `i` of this invocation's share of factor `side`'s staged tile:
   /// its row (along M or N) and its step along K.
   std::pair<Value, Value> shareElement(int side, int64_t i);
+  /// The launch of `grid` workgroups of 256 invocations, the builder at the
+  /// start of its body; sets `tid` and `batchIndex`.
+  gpu::LaunchOp createLaunch(int64_t gridX, int64_t gridY);
+  /// The output at linear indices (m, n) from the reduction's sum `acc`:
+  /// the nest's body with the chain's result = its initial value + `acc`
+  /// (the epilogue and the store).
+  void emitOutput(Value m, Value n, Value acc);
   /// Factor `side`'s elements this invocation copies for the step at k0.
   SmallVector<Value> loadShare(int side, Value k0, bool guardK);
   void storeShare(int side, ValueRange values);
 
   StagedNest &nest;
-  const StagedTile &tile;
+  StagedTile tile{};
   OpBuilder &b;
   Location loc;
   Value tid, tileM0, tileN0, batchIndex;
@@ -512,7 +568,8 @@ Value KernelBuilder::factorAt(int side, Value mn, Value k, bool guardK) {
   Value kIn = guardK ? lessThan(k, nest.k) : Value();
   mapChain(mapping, clampBelow(k, nest.k));
   ArrayRef<Operation *> slice = side == 0 ? nest.sliceA : nest.sliceB;
-  Value factor = nest.mul->getOperand(side);
+  Value factor = nest.mul->getOperand(side == 0 ? nest.aOperand
+                                                : 1 - nest.aOperand);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
 
   if (side != 0 || !nest.guard) {
@@ -586,19 +643,42 @@ void KernelBuilder::storeShare(int side, ValueRange values) {
   }
 }
 
-void KernelBuilder::build() {
-  affine::AffineParallelOp par = nest.par;
-  elementType = nest.mul->getResult(0).getType();
-  Type accType = nest.add->getResult(0).getType();
-  int64_t gridN = llvm::divideCeil(nest.n, tile.tn);
-  int64_t gridM = llvm::divideCeil(nest.m, tile.tm);
-  auto launch = gpu::LaunchOp::create(b, loc, index(gridN), index(gridM),
+gpu::LaunchOp KernelBuilder::createLaunch(int64_t gridX, int64_t gridY) {
+  auto launch = gpu::LaunchOp::create(b, loc, index(gridX), index(gridY),
                                       index(nest.batch), index(kInvocations),
                                       index(1), index(1));
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
   gpu::TerminatorOp::create(b, loc);
   b.setInsertionPointToStart(&body);
+  tid = launch.getThreadIds().x;
+  batchIndex = launch.getBlockIds().z;
+  elementType = nest.mul->getResult(0).getType();
+  return launch;
+}
+
+void KernelBuilder::emitOutput(Value m, Value n, Value acc) {
+  affine::AffineParallelOp par = nest.par;
+  affine::AffineForOp top = nest.chain.front();
+  IRMapping mapping;
+  mapDims(mapping, nest.mDims, m);
+  mapDims(mapping, nest.nDims, n);
+  mapBatch(mapping);
+  for (Operation &op : par.getBody()->without_terminator()) {
+    if (&op != top.getOperation()) {
+      cloneConverted(&op, mapping);
+      continue;
+    }
+    Value init = mapping.lookupOrDefault(top.getInits()[0]);
+    mapping.map(top.getResult(0), arith::AddFOp::create(b, loc, init, acc));
+  }
+}
+
+void KernelBuilder::buildStaged(const StagedTile &chosen) {
+  tile = chosen;
+  Type accType = nest.add->getResult(0).getType();
+  auto launch = createLaunch(llvm::divideCeil(nest.n, tile.tn),
+                             llvm::divideCeil(nest.m, tile.tm));
 
   auto memSpace = b.getI64IntegerAttr(kWorkgroupMemorySpace);
   staged[0] = memref::AllocOp::create(
@@ -610,13 +690,11 @@ void KernelBuilder::build() {
       MemRefType::get({tile.tk, tile.tn + kRowPadding}, elementType,
                       MemRefLayoutAttrInterface(), memSpace));
 
-  tid = launch.getThreadIds().x;
   int64_t threadsN = tile.tn / tile.rn;
   Value tx = arith::RemUIOp::create(b, loc, tid, index(threadsN));
   Value ty = arith::DivUIOp::create(b, loc, tid, index(threadsN));
   tileN0 = mulc(launch.getBlockIds().x, tile.tn);
   tileM0 = mulc(launch.getBlockIds().y, tile.tm);
-  batchIndex = launch.getBlockIds().z;
   int64_t threadsM = tile.tm / tile.rm;
 
   // The first step's loads, then the loop over steps.
@@ -668,9 +746,7 @@ void KernelBuilder::build() {
     scf::YieldOp::create(b, loc, yielded);
   }
 
-  // Per output: in range, the epilogue (the nest's body with the chain's
-  // result = init + the accumulator) and the store.
-  affine::AffineForOp top = nest.chain.front();
+  // Per output: in range, the epilogue and the store.
   for (int64_t i = 0; i < tile.rm; ++i)
     for (int64_t j = 0; j < tile.rn; ++j) {
       OpBuilder::InsertionGuard g(b);
@@ -687,25 +763,74 @@ void KernelBuilder::build() {
         auto guard = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
         b.setInsertionPointToStart(guard.thenBlock());
       }
-      IRMapping mapping;
-      mapDims(mapping, nest.mDims, m);
-      mapDims(mapping, nest.nDims, n);
-      mapBatch(mapping);
-      for (Operation &op : par.getBody()->without_terminator()) {
-        if (&op != top.getOperation()) {
-          cloneConverted(&op, mapping);
-          continue;
-        }
-        Value init = mapping.lookupOrDefault(top.getInits()[0]);
-        mapping.map(top.getResult(0),
-                    arith::AddFOp::create(b, loc, init,
-                                          loop.getResult(i * tile.rn + j)));
-      }
+      emitOutput(m, n, loop.getResult(i * tile.rn + j));
     }
-  par.erase();
+  nest.par.erase();
+}
+
+void KernelBuilder::buildSplitK(const SplitKTile &split) {
+  Type accType = nest.add->getResult(0).getType();
+  auto launch = createLaunch(llvm::divideCeil(nest.n, split.tn), nest.m);
+  Value partial = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({split.splits, split.tn}, accType,
+                      MemRefLayoutAttrInterface(),
+                      b.getI64IntegerAttr(kWorkgroupMemorySpace)));
+  // Neighbouring invocations read neighbouring addresses of the second
+  // factor: along K when its memory follows K, else along N.
+  Value nn, s;
+  if (nest.bAlongK) {
+    s = arith::RemUIOp::create(b, loc, tid, index(split.splits));
+    nn = arith::DivUIOp::create(b, loc, tid, index(split.splits));
+  } else {
+    nn = arith::RemUIOp::create(b, loc, tid, index(split.tn));
+    s = arith::DivUIOp::create(b, loc, tid, index(split.tn));
+  }
+  Value m = launch.getBlockIds().y;
+  Value n = add(mulc(launch.getBlockIds().x, split.tn), nn);
+  Value nClamped = clampBelow(n, nest.n);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+  auto loop = scf::ForOp::create(b, loc, s, index(nest.k),
+                                 index(split.splits), ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    Value x = factorAt(0, m, k, /*guardK=*/false);
+    Value y = factorAt(1, nClamped, k, /*guardK=*/false);
+    Value p = arith::MulFOp::create(b, loc, x, y);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0],
+                                         p)});
+  }
+  memref::StoreOp::create(b, loc, loop.getResult(0), partial,
+                          ValueRange{s, nn});
+  gpu::BarrierOp::create(b, loc);
+  // The first split of each output adds the partial sums in order.
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
+                                      index(0));
+  Value cond = nest.n % split.tn
+                   ? arith::AndIOp::create(b, loc, first, lessThan(n, nest.n))
+                   : first;
+  auto guard = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+  b.setInsertionPointToStart(guard.thenBlock());
+  Value total = memref::LoadOp::create(b, loc, partial,
+                                       ValueRange{index(0), nn});
+  for (int64_t j = 1; j < split.splits; ++j)
+    total = arith::AddFOp::create(
+        b, loc, total,
+        memref::LoadOp::create(b, loc, partial, ValueRange{index(j), nn}));
+  emitOutput(m, n, total);
+  nest.par.erase();
 }
 
 void mlir::plaidml::applyStagedTile(StagedNest &nest, const StagedTile &tile) {
   OpBuilder b(nest.par);
-  KernelBuilder(nest, tile, b).build();
+  KernelBuilder(nest, b).buildStaged(tile);
+}
+
+void mlir::plaidml::applySplitKTile(StagedNest &nest, const SplitKTile &tile) {
+  OpBuilder b(nest.par);
+  KernelBuilder(nest, b).buildSplitK(tile);
 }

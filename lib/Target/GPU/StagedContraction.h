@@ -40,6 +40,10 @@ struct StagedNest {
   /// The ops computing each factor, in block order.
   SmallVector<Operation *> sliceA, sliceB;
   SmallVector<unsigned> mDims, nDims, batchDims;
+  /// Which operand of `mul` is the first factor (1 when only the first
+  /// operand has dimensions of its own: a matrix-vector product is then
+  /// seen as a vector-matrix one, N its rows).
+  unsigned aOperand = 0;
   /// Whether a factor's innermost memory index follows the reduction (a
   /// row-major A, a transposed B): the staging copy then walks k fastest.
   bool aAlongK = true, bAlongK = false;
@@ -66,6 +70,28 @@ std::optional<StagedTile> chooseStagedTile(const StagedNest &nest,
                                            int64_t maxWorkgroupSize,
                                            int64_t minWorkgroups,
                                            std::string &why);
+
+/// The schedule of a product with M below 16 (a matrix-vector product):
+/// each workgroup of 256 invocations computes `tn` outputs of one row, each
+/// output summed by `splits` invocations over interleaved steps of K and
+/// the partial sums added in workgroup memory.
+struct SplitKTile {
+  int64_t tn, splits;
+};
+
+/// The split-K tile the configuration chooses for `nest`: 32 outputs x 8
+/// splits when the second factor's memory follows N, 8 outputs x 32 splits
+/// when it follows K (each warp then reads along memory); none (`why`)
+/// when K is below 256 or M is 16 or more.
+std::optional<SplitKTile> chooseSplitKTile(const StagedNest &nest,
+                                           int64_t maxWorkgroupSize,
+                                           std::string &why);
+
+/// Whether `tile` is one applySplitKTile can build (`why` says why not).
+bool isValidSplitKTile(const SplitKTile &tile, std::string &why);
+
+/// Replaces `nest.par` with the gpu.launch of the split-K schedule.
+void applySplitKTile(StagedNest &nest, const SplitKTile &tile);
 
 /// Whether `tile` is one applyStagedTile can build (`why` says why not).
 bool isValidStagedTile(const StagedTile &tile, std::string &why);

@@ -7,7 +7,8 @@
 // neither output dimension nor the reduction), the one with a fused bias
 // and relu, the padded 3x1 convolution (a three-deep reduction chain with
 // the padding guard inside) and the small 37x53x29 matmul. The register tile
-// keeps the GEMV (one row: a 1x4 tile, wrapped loads, guarded stores);
+// keeps the GEMV, whose K of 7 is too short to split (one row: a 1x4
+// tile, wrapped loads, guarded stores);
 // the 3x3 convolution with 8 output channels (N below 16, three window
 // loops) and the elementwise chain (one kernel) run one output per
 // invocation. gpu-configure-register-tile.mlir shows the register tile's
@@ -17,16 +18,18 @@
 // RUN: plaidml-opt %s -split-input-file -tile-compute-bounds -convert-tile-to-affine \
 // RUN:   -plaidml-fuse-elementwise -plaidml-gpu-configure=remarks=1 -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
-// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 509 x 511 x 29, batch 1
-// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 515 x 517 x 13, batch 1
-// REMARK: no staged tile: M or N is below 16 (a matrix-vector product)
+// REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 509 x 511 x 29, batch 1
+// REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 515 x 517 x 13, batch 1
+// REMARK: no staged tile: M or N is below 16; no split-K tile: K is below 256, too short to split
 // REMARK: register tile 1x4 (4 outputs per invocation), workgroup 1x256 over 1x16385
-// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 4489 x 32 x 3, batch 1
-// REMARK: no staged tile: M or N is below 16 (a matrix-vector product)
+// REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 4489 x 32 x 3, batch 1
+// REMARK: no staged tile: M or N is below 16; no split-K tile: M is 16 or more
 // REMARK: no register tile: 3 reduction loops of more than one iteration (a window): at most 1
+// REMARK: workgroup 1x1x32x8 over 1x17x19x8
 // REMARK: no staged tile: no reduction loop before the store
 // REMARK: no register tile: no reduction loop
-// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 37 x 53 x 29, batch 1
+// REMARK: workgroup 1x256 over 257x131
+// REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 37 x 53 x 29, batch 1
 //
 // RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \

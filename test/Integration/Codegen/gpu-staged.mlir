@@ -8,37 +8,45 @@
 // dimensions and a batch dimension, an initial value other than 0, a
 // strided and padded convolution (the padding guard on the input, an
 // implicit GEMM over a 3-deep reduction) with a fused bias and relu, f16
-// inputs with f32 accumulation, and a batch large enough for the 128x128
-// tile.
+// inputs with f32 accumulation, batches large enough for the 128x128 and
+// the 64x64 tiles (the others get 32x32), and the split-K schedule of a
+// GEMV (the weights read along N) and of a matrix times a vector (the
+// matrix read along K, the factors' roles swapped).
 //
 // The choices, as remarks:
 // RUN: plaidml-opt %s -split-input-file -tile-compute-bounds -convert-tile-to-affine \
 // RUN:   -plaidml-fuse-elementwise -plaidml-gpu-configure=remarks=1 -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
-// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 67 x 45 x 33, batch 1
-// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 35 x 19 x 21, batch 3
-// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 49 x 20 x 27, batch 1
-// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 70 x 66 x 24, batch 1
+// REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 67 x 45 x 33, batch 1
+// REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 35 x 19 x 21, batch 3
+// REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 49 x 20 x 27, batch 1
+// REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 70 x 66 x 24, batch 1
 // REMARK: staged tile 128x128x8, 8x8 outputs per invocation, over M x N x K = 129 x 130 x 9, batch 66
+// REMARK: split-K tile: 32 outputs x 8 invocations each per workgroup, over M x N x K = 1 x 1000 x 300, batch 1
+// REMARK: split-K tile: 8 outputs x 32 invocations each per workgroup, over M x N x K = 1 x 777 x 513, batch 1
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 130 x 260 x 5, batch 9
 //
 // RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
 // RUN:   --device vulkan:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile | FileCheck %s %}
 // RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \
 // RUN:   --device opencl:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile | FileCheck %s %}
 // RUN: %if opencl %{ rm -rf %t.clc && env PLAIDML_OPENCL_KERNEL_FORMAT=opencl-c \
 // RUN:   %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.clc \
 // RUN:   --device opencl:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile | FileCheck %s %}
 // CHECK: PASS transposed
 // CHECK: PASS batched
 // CHECK: PASS conv_strided_padded
 // CHECK: PASS half
 // CHECK: PASS large_tile
+// CHECK: PASS gemv
+// CHECK: PASS matvec
+// CHECK: PASS mid_tile
 
 // C = A^T B^T + 1.5: A is K x M (staged along M), B is N x K (along K).
 func.func @transposed(%A: tensor<33x67xf32>, %B: tensor<45x33xf32>) -> tensor<67x45xf32> {
@@ -98,4 +106,43 @@ func.func @large_tile(%A: tensor<66x129x9xf32>, %B: tensor<66x9x130xf32>) -> ten
          srcs = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>]}
        : tensor<f32>, tensor<66x129x9xf32>, tensor<66x9x130xf32> -> tensor<66x129x130xf32>
   return %C : tensor<66x129x130xf32>
+}
+
+// -----
+
+// Split K: one row (M = 1), 32 outputs x 8 invocations per workgroup
+// along the weights' rows; 1000 is not a multiple of 32, a bias follows.
+func.func @gemv(%x: tensor<1x300xf32>, %W: tensor<300x1000xf32>, %bias: tensor<1000xf32>) -> tensor<1x1000xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %y = tile.contract add, mul, %zero, %x, %W {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<1x300xf32>, tensor<300x1000xf32> -> tensor<1x1000xf32>
+  %s = tile.add %y, %bias : tensor<1x1000xf32>, tensor<1000xf32> -> tensor<1x1000xf32>
+  return %s : tensor<1x1000xf32>
+}
+
+// -----
+
+// A matrix times a vector: the matrix is the factor with dimensions of its
+// own (N = 777), read along K, so 8 outputs x 32 invocations.
+func.func @matvec(%A: tensor<777x513xf32>, %v: tensor<513xf32>) -> tensor<777xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %y = tile.contract add, mul, %zero, %A, %v {idxs = ["n", "k"],
+         sink = affine_map<(n, k) -> (n)>,
+         srcs = [affine_map<(n, k) -> (n, k)>, affine_map<(n, k) -> (k)>]}
+       : tensor<f32>, tensor<777x513xf32>, tensor<513xf32> -> tensor<777xf32>
+  return %y : tensor<777xf32>
+}
+
+// -----
+
+// 9 x 3 x 5 = 135 workgroups of 64x64 (half of min-staged-workgroups).
+func.func @mid_tile(%A: tensor<9x130x5xf32>, %B: tensor<9x5x260xf32>) -> tensor<9x130x260xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["b", "m", "n", "k"],
+         sink = affine_map<(b, m, n, k) -> (b, m, n)>,
+         srcs = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>]}
+       : tensor<f32>, tensor<9x130x5xf32>, tensor<9x5x260xf32> -> tensor<9x130x260xf32>
+  return %C : tensor<9x130x260xf32>
 }

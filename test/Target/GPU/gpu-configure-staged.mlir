@@ -11,13 +11,13 @@
 // LARGE-LABEL: func.func @matmul
 // LARGE: plaidml.gpu.staged_tile = array<i64: 128, 128, 8, 8, 8>
 
-// Fewer than 264 workgroups of 128x128: 64x64 tiles. No workgroup size:
-// the staged kernel has its own.
+// Fewer than 264 workgroups of 128x128 and 132 of 64x64: 32x32 tiles. No
+// workgroup size: the staged kernel has its own.
 // CHECK-LABEL: func.func @matmul
-// CHECK:       } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
+// CHECK:       } {plaidml.gpu.staged_tile = array<i64: 32, 32, 16, 2, 2>}
 func.func @matmul(%a: memref<256x32xf32>, %b: memref<32x300xf32>, %c: memref<256x300xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @+1 {{staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 256 x 300 x 32, batch 1}}
+  // expected-remark @+1 {{staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 256 x 300 x 32, batch 1}}
   affine.parallel (%m, %n) = (0, 0) to (256, 300) {
     %r = affine.for %k = 0 to 32 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<256x32xf32>
@@ -33,13 +33,13 @@ func.func @matmul(%a: memref<256x32xf32>, %b: memref<32x300xf32>, %c: memref<256
 
 // -----
 
-// A GEMV keeps the register tile.
+// A GEMV with a short reduction keeps the register tile.
 // CHECK-LABEL: func.func @gemv
 // CHECK-NOT:   plaidml.gpu.staged_tile
 // CHECK:       plaidml.gpu.register_tile
 func.func @gemv(%a: memref<1x64xf32>, %b: memref<64x65536xf32>, %c: memref<1x65536xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @+2 {{no staged tile: M or N is below 16 (a matrix-vector product)}}
+  // expected-remark @+2 {{no staged tile: M or N is below 16; no split-K tile: K is below 256, too short to split}}
   // expected-remark @+1 {{register tile 1x4 (4 outputs per invocation), workgroup 1x256 over 1x16384}}
   affine.parallel (%m, %n) = (0, 0) to (1, 65536) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
@@ -56,13 +56,48 @@ func.func @gemv(%a: memref<1x64xf32>, %b: memref<64x65536xf32>, %c: memref<1x655
 
 // -----
 
-// A depthwise window: every parallel dimension is read by the input or by
-// both factors, none by the filter alone.
+// A GEMV with K = 512 splits it: 32 outputs x 8 invocations per workgroup
+// (the weights follow N), or 8 x 32 with the weights transposed.
+// CHECK-LABEL: func.func @split
+// CHECK:       } {plaidml.gpu.split_k = array<i64: 32, 8>}
+// CHECK:       } {plaidml.gpu.split_k = array<i64: 8, 32>}
+func.func @split(%a: memref<1x512xf32>, %b: memref<512x4096xf32>, %bt: memref<4096x512xf32>, %c: memref<1x4096xf32>, %d: memref<1x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{split-K tile: 32 outputs x 8 invocations each per workgroup, over M x N x K = 1 x 4096 x 512, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (1, 4096) {
+    %r = affine.for %k = 0 to 512 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<1x512xf32>
+      %y = affine.load %b[%k, %n] : memref<512x4096xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<1x4096xf32>
+  }
+  // expected-remark @+1 {{split-K tile: 8 outputs x 32 invocations each per workgroup, over M x N x K = 1 x 4096 x 512, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (1, 4096) {
+    %r = affine.for %k = 0 to 512 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<1x512xf32>
+      %y = affine.load %bt[%n, %k] : memref<4096x512xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %d[%m, %n] : memref<1x4096xf32>
+  }
+  return
+}
+
+// -----
+
+// A depthwise window: no parallel dimension is read by the filter alone,
+// so the input is the second factor (N = 32 x 32) and M is 1, the channels
+// a batch; the 3 x 3 reduction is too short to split.
 // CHECK-LABEL: func.func @depthwise
 // CHECK-NOT:   plaidml.gpu.staged_tile
 func.func @depthwise(%i: memref<34x34x32xf32>, %w: memref<3x3x32xf32>, %o: memref<32x32x32xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @+3 {{no staged tile: not a matrix product: no dimension is read by one factor only}}
+  // expected-remark @+3 {{no staged tile: M or N is below 16; no split-K tile: K is below 256, too short to split}}
   // expected-remark @+2 {{no register tile}}
   // expected-remark @+1 {{workgroup}}
   affine.parallel (%x, %y, %c) = (0, 0, 0) to (32, 32, 32) {

@@ -49,6 +49,12 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       matrix-vector product), the device's workgroups hold fewer than 256
       invocations, or `staged=false`. Such a nest gets neither of the two
       attributes below.
+    - `plaidml.gpu.split_k = array<i64: TN, S>` on such a nest whose M is
+      below 16 (a matrix-vector product; with the factors' roles swapped
+      when only the first has dimensions of its own) and K at least 256,
+      also applied by `plaidml-gpu-stage-contraction`: 32 outputs x 8
+      invocations each per workgroup, or 8 x 32 when the second factor's
+      memory follows K.
     - `plaidml.gpu.workgroup_size = array<i64: ...>`, one tile size per
       dimension of the ranges left after the register tile
       (`ceildiv(N, R)`): the innermost (up to three) dimensions sharing at
@@ -148,6 +154,14 @@ def GpuStageContractionPass
     only outputs in range run the epilogue (the nest's other ops, with the
     reduction's result = its initial value + the accumulator) and the
     store.
+
+    `plaidml.gpu.split_k = array<i64: TN, S>` (TN * S = 256): a launch of
+    `ceildiv(N, TN) x M x batch` workgroups; invocation `(nn, s)` sums the
+    products of output `n0 + nn` over `k = s, s + S, ...` (neighbouring
+    invocations differ in `nn`, or in `s` when the second factor's memory
+    follows K), writes its partial sum to workgroup memory, and after a
+    barrier the `s = 0` invocation adds the `S` partial sums in order and
+    runs the epilogue and the store.
 
     A staged tile the nest cannot take (not a product of two factors, a
     wrong tile) is an error naming the reason.

@@ -54,6 +54,12 @@ inline constexpr llvm::StringLiteral kGpuRegisterTileAttrName =
 /// plaidml-gpu-configure chooses and plaidml-gpu-stage-contraction applies.
 inline constexpr llvm::StringLiteral kGpuStagedTileAttrName =
     "plaidml.gpu.staged_tile";
+/// On an outermost affine.parallel that is a matrix-vector product: the
+/// split-K schedule (TN outputs per workgroup, S invocations per output),
+/// which plaidml-gpu-configure chooses and plaidml-gpu-stage-contraction
+/// applies.
+inline constexpr llvm::StringLiteral kGpuSplitKAttrName =
+    "plaidml.gpu.split_k";
 /// On the module, and as a property of an OpenCL kernel object: what the
 /// kernels need of the device (SPIR-V capabilities and extensions for
 /// Vulkan; OpenCL extensions, and `spirv` for SPIR-V-only kernels, for
