@@ -32,6 +32,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
@@ -459,9 +460,10 @@ private:
   /// The value of factor `side` at linear indices (m or n, k), both clamped
   /// into range; 0 past K or outside the guard.
   Value factorAt(int side, Value mn, Value k, bool guardK);
-  /// Element `i` of this invocation's share of factor `side`'s staged tile:
-  /// its row (along M or N) and its step along K.
-  std::pair<Value, Value> shareElement(int side, int64_t i);
+  /// Group `i` of `width` rows of this invocation's share of factor
+  /// `side`'s staged tile: the group's index (its first row along M or N
+  /// over `width`) and its step along K.
+  std::pair<Value, Value> shareGroup(int side, int64_t i);
   /// The launch of `grid` workgroups of 256 invocations, the builder at the
   /// start of its body; sets `tid` and `batchIndex`.
   gpu::LaunchOp createLaunch(int64_t gridX, int64_t gridY);
@@ -480,6 +482,9 @@ private:
   Value tid, tileM0, tileN0, batchIndex;
   Value staged[2];
   Type elementType;
+  /// Rows per element of the staged tiles: 4 (a vector<4xT> per element,
+  /// read and written 128 bits at a time) where the tile allows, else 1.
+  int64_t width = 1;
 };
 } // namespace
 
@@ -610,17 +615,17 @@ Value KernelBuilder::factorAt(int side, Value mn, Value k, bool guardK) {
   return ifOp.getResult(0);
 }
 
-std::pair<Value, Value> KernelBuilder::shareElement(int side, int64_t i) {
-  int64_t rows = side == 0 ? tile.tm : tile.tn;
+std::pair<Value, Value> KernelBuilder::shareGroup(int side, int64_t i) {
+  int64_t groups = (side == 0 ? tile.tm : tile.tn) / width;
   bool alongK = side == 0 ? nest.aAlongK : nest.bAlongK;
-  // Invocation t copies elements t + 256 i: consecutive invocations read
+  // Invocation t copies groups t + 256 i: consecutive invocations read
   // consecutive addresses along the factor's innermost index.
   Value linear = add(tid, i * kInvocations);
   if (alongK)
     return {arith::DivUIOp::create(b, loc, linear, index(tile.tk)),
             arith::RemUIOp::create(b, loc, linear, index(tile.tk))};
-  return {arith::RemUIOp::create(b, loc, linear, index(rows)),
-          arith::DivUIOp::create(b, loc, linear, index(rows))};
+  return {arith::RemUIOp::create(b, loc, linear, index(groups)),
+          arith::DivUIOp::create(b, loc, linear, index(groups))};
 }
 
 SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
@@ -628,18 +633,26 @@ SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
   int64_t total = side == 0 ? nest.m : nest.n;
   Value base = side == 0 ? tileM0 : tileN0;
   SmallVector<Value> values;
-  for (int64_t i = 0, e = rows * tile.tk / kInvocations; i < e; ++i) {
-    auto [row, step] = shareElement(side, i);
-    Value mn = clampBelow(add(base, row), total);
-    values.push_back(factorAt(side, mn, add(k0, step), guardK));
+  for (int64_t i = 0, e = rows * tile.tk / (width * kInvocations); i < e;
+       ++i) {
+    auto [group, step] = shareGroup(side, i);
+    Value first = add(base, mulc(group, width));
+    for (int64_t r = 0; r < width; ++r)
+      values.push_back(factorAt(side, clampBelow(add(first, r), total),
+                                add(k0, step), guardK));
   }
   return values;
 }
 
 void KernelBuilder::storeShare(int side, ValueRange values) {
-  for (auto [i, v] : llvm::enumerate(values)) {
-    auto [row, step] = shareElement(side, static_cast<int64_t>(i));
-    memref::StoreOp::create(b, loc, v, staged[side], ValueRange{step, row});
+  for (int64_t i = 0, e = values.size() / width; i < e; ++i) {
+    auto [group, step] = shareGroup(side, i);
+    ValueRange elements = values.slice(i * width, width);
+    Value v = width == 1 ? elements.front()
+                         : vector::FromElementsOp::create(
+                               b, loc, VectorType::get({width}, elementType),
+                               elements);
+    memref::StoreOp::create(b, loc, v, staged[side], ValueRange{step, group});
   }
 }
 
@@ -680,15 +693,24 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
   auto launch = createLaunch(llvm::divideCeil(nest.n, tile.tn),
                              llvm::divideCeil(nest.m, tile.tm));
 
+  // Groups of 4 rows per staged element when every invocation's rows come
+  // in whole groups and its copies in whole vectors.
+  auto wholeGroups = [&](int64_t rows) {
+    return (rows * tile.tk) % (4 * kInvocations) == 0;
+  };
+  width = tile.rm % 4 == 0 && tile.rn % 4 == 0 && wholeGroups(tile.tm) &&
+                  wholeGroups(tile.tn) && elementType.isF32()
+              ? 4
+              : 1;
   auto memSpace = b.getI64IntegerAttr(kWorkgroupMemorySpace);
-  staged[0] = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({tile.tk, tile.tm + kRowPadding}, elementType,
-                      MemRefLayoutAttrInterface(), memSpace));
-  staged[1] = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({tile.tk, tile.tn + kRowPadding}, elementType,
-                      MemRefLayoutAttrInterface(), memSpace));
+  Type stagedType = width == 1 ? elementType
+                               : Type(VectorType::get({width}, elementType));
+  for (int side = 0; side < 2; ++side)
+    staged[side] = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get({tile.tk, (side == 0 ? tile.tm : tile.tn) / width +
+                                      kRowPadding / width},
+                        stagedType, MemRefLayoutAttrInterface(), memSpace));
 
   int64_t threadsN = tile.tn / tile.rn;
   Value tx = arith::RemUIOp::create(b, loc, tid, index(threadsN));
@@ -722,16 +744,24 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
     SmallVector<Value> nextA = loadShare(0, next, guardK);
     SmallVector<Value> nextB = loadShare(1, next, guardK);
     SmallVector<Value> accs(args.take_front(tile.rm * tile.rn));
+    // Row i of an invocation's block is staged row
+    // width * (ty + threadsM * (i / width)) + i % width.
+    auto readRows = [&](int side, int64_t kk, Value t, int64_t threads,
+                        int64_t count) {
+      SmallVector<Value> values;
+      for (int64_t h = 0; h < count / width; ++h) {
+        Value v = memref::LoadOp::create(
+            b, loc, staged[side], ValueRange{index(kk), add(t, h * threads)});
+        for (int64_t r = 0; r < width; ++r)
+          values.push_back(width == 1 ? v
+                                      : vector::ExtractOp::create(
+                                            b, loc, v, ArrayRef<int64_t>{r}));
+      }
+      return values;
+    };
     for (int64_t kk = 0; kk < tile.tk; ++kk) {
-      SmallVector<Value> a, bv;
-      for (int64_t i = 0; i < tile.rm; ++i)
-        a.push_back(memref::LoadOp::create(
-            b, loc, staged[0],
-            ValueRange{index(kk), add(ty, i * threadsM)}));
-      for (int64_t j = 0; j < tile.rn; ++j)
-        bv.push_back(memref::LoadOp::create(
-            b, loc, staged[1],
-            ValueRange{index(kk), add(tx, j * threadsN)}));
+      SmallVector<Value> a = readRows(0, kk, ty, threadsM, tile.rm);
+      SmallVector<Value> bv = readRows(1, kk, tx, threadsN, tile.rn);
       for (int64_t i = 0; i < tile.rm; ++i)
         for (int64_t j = 0; j < tile.rn; ++j) {
           Value &acc = accs[i * tile.rn + j];
@@ -750,8 +780,10 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
   for (int64_t i = 0; i < tile.rm; ++i)
     for (int64_t j = 0; j < tile.rn; ++j) {
       OpBuilder::InsertionGuard g(b);
-      Value m = add(add(tileM0, ty), i * threadsM);
-      Value n = add(add(tileN0, tx), j * threadsN);
+      Value m = add(add(tileM0, mulc(add(ty, (i / width) * threadsM), width)),
+                    i % width);
+      Value n = add(add(tileN0, mulc(add(tx, (j / width) * threadsN), width)),
+                    j % width);
       Value cond;
       if (nest.m % tile.tm)
         cond = lessThan(m, nest.m);

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -77,17 +78,25 @@ bool KernelEmitter::checkType(Operation *op, Type type, StringRef what,
 
 bool KernelEmitter::checkOpTypes(Operation *op) {
   bool ok = true;
+  // Vectors of workgroup memory (float4): their element type decides.
+  auto scalar = [](Type t) {
+    auto vector = dyn_cast<VectorType>(t);
+    return vector ? vector.getElementType() : t;
+  };
   if (auto load = dyn_cast<memref::LoadOp>(op))
-    return checkType(op, load.getType(), "reads", " from a buffer");
+    return checkType(op, scalar(load.getType()), "reads", " from a buffer");
   if (auto store = dyn_cast<memref::StoreOp>(op))
-    return checkType(op, store.getValueToStore().getType(), "writes",
+    return checkType(op, scalar(store.getValueToStore().getType()), "writes",
                      " to a buffer");
   if (auto alloca = dyn_cast<memref::AllocaOp>(op))
     return checkType(op, alloca.getType().getElementType(), "holds",
                      " in private memory");
-  if (auto alloc = dyn_cast<memref::AllocOp>(op))
-    return checkType(op, alloc.getType().getElementType(), "holds",
-                     " in local memory");
+  if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+    Type elem = alloc.getType().getElementType();
+    if (auto vector = dyn_cast<VectorType>(elem))
+      elem = vector.getElementType();
+    return checkType(op, elem, "holds", " in local memory");
+  }
   // Loops and branches only carry values that the ops computing them, which
   // speak for the Tile op, are checked for.
   if (op->getNumRegions() > 0 || op->hasTrait<OpTrait::IsTerminator>())
@@ -96,6 +105,15 @@ bool KernelEmitter::checkOpTypes(Operation *op) {
                                    llvm::to_vector(op->getResultTypes()))) {
     if (isa<MemRefType>(t))
       continue;
+    // 2- and 4-lane float vectors (float2, float4) of 32-bit floats.
+    if (auto vector = dyn_cast<VectorType>(t)) {
+      if (vector.getRank() != 1 || !vector.getElementType().isF32() ||
+          (vector.getNumElements() != 2 && vector.getNumElements() != 4)) {
+        unsupported(op);
+        return false;
+      }
+      continue;
+    }
     if (!t.isIntOrIndexOrFloat()) {
       unsupported(op);
       return false;
@@ -404,12 +422,33 @@ void KernelEmitter::emitOp(Operation *op) {
     std::string n = newName();
     Type elem = type.getElementType();
     os << "__local "
-       << (isEmulatedHalf(elem) ? std::string("float")
-                                : getBufferElementTypeName(elem))
+       << (isEmulatedHalf(elem) || isa<VectorType>(elem)
+               ? typeName(elem)
+               : getBufferElementTypeName(elem))
        << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1)
        << "];\n";
     names[alloc] = n;
     privateBuffers.insert(alloc);
+    return;
+  }
+  if (auto build = dyn_cast<vector::FromElementsOp>(op)) {
+    SmallVector<std::string> lanes;
+    for (Value v : build.getElements())
+      lanes.push_back(name(v));
+    assign(build.getResult(), "(" + typeName(build.getType()) + ")(" +
+                                  llvm::join(lanes, ", ") + ")");
+    return;
+  }
+  if (auto extract = dyn_cast<vector::ExtractOp>(op)) {
+    ArrayRef<int64_t> position = extract.getStaticPosition();
+    if (!extract.getDynamicPosition().empty() || position.size() != 1 ||
+        position[0] < 0 || position[0] > 15) {
+      unsupported(op);
+      return;
+    }
+    assign(extract.getResult(),
+           name(extract.getSource()) + ".s" +
+               std::string(1, "0123456789abcdef"[position[0]]));
     return;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {

@@ -117,6 +117,10 @@ private:
   bool isEmulatedHalf(Type type) const { return type.isF16() && !options.fp16; }
   /// The C type holding a value of `type` (f16 as float when emulated).
   std::string typeName(Type type) const {
+    // vector<4xf32> (the staged GPU kernels' workgroup memory): float4.
+    if (auto vector = dyn_cast<VectorType>(type))
+      return typeName(vector.getElementType()) +
+             std::to_string(vector.getNumElements());
     return isEmulatedHalf(type) ? "float" : getValueTypeName(type);
   }
   /// `expr` (a float) rounded to f16.

@@ -1,17 +1,19 @@
-// plaidml-gpu-stage-contraction on a hand-set tile: a 100x72x40 matmul with
-// a fused bias, 64x64 tiles stepping 16 along K, 4x4 outputs per
-// invocation. None of M, N, K is a multiple of its tile.
+// plaidml-gpu-stage-contraction on hand-set tiles. First a 100x72x40 matmul
+// with a fused bias, 32x32 tiles stepping 16 along K, 2x2 outputs per
+// invocation (scalar workgroup memory). None of M, N, K is a multiple of
+// its tile.
 // RUN: plaidml-opt %s -split-input-file -plaidml-gpu-stage-contraction -cse \
 // RUN:   | FileCheck %s
 
-// The grid: ceildiv(72, 64) x ceildiv(100, 64) x 1 workgroups of 256.
+// The grid: ceildiv(72, 32) x ceildiv(100, 32) x 1 workgroups of 256.
 // CHECK-LABEL: func.func @matmul_bias
-// CHECK-DAG:   %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:   %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:   %[[C256:.*]] = arith.constant 256 : index
-// CHECK:       gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %[[C2]], %{{.*}} = %[[C2]], %{{.*}} = %c1) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]]
-// Both staged tiles: 16 steps x (64 + 4 padding) in workgroup memory.
-// CHECK:         %[[AS:.*]] = memref.alloc() : memref<16x68xf32, 3>
-// CHECK:         %[[BS:.*]] = memref.alloc() : memref<16x68xf32, 3>
+// CHECK:       gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %[[C3]], %{{.*}} = %[[C4]], %{{.*}} = %c1) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]]
+// Both staged tiles: 16 steps x (32 + 4 padding) in workgroup memory.
+// CHECK:         %[[AS:.*]] = memref.alloc() : memref<16x36xf32, 3>
+// CHECK:         %[[BS:.*]] = memref.alloc() : memref<16x36xf32, 3>
 // The first step's loads: A along K (its memory order), indices clamped,
 // elements past K selected away as 0.
 // CHECK:         arith.cmpi ult, %{{.*}}, %c40 : index
@@ -19,9 +21,9 @@
 // CHECK:         memref.load %arg0
 // CHECK:         arith.select
 // CHECK:         memref.load %arg1
-// The steps: 3 of 16 (48 >= 40), carrying 16 accumulators and the 4 + 4
+// The steps: 3 of 16 (48 >= 40), carrying 4 accumulators and the 2 + 2
 // staged elements of the next step.
-// CHECK:         %[[LOOP:.*]]:24 = scf.for %{{.*}} = %c0 to %c48 step %c16 iter_args(
+// CHECK:         %[[LOOP:.*]]:8 = scf.for %{{.*}} = %c0 to %c48 step %c16 iter_args(
 // CHECK:           memref.store %{{.*}}, %[[AS]]
 // CHECK:           memref.store %{{.*}}, %[[BS]]
 // CHECK:           gpu.barrier
@@ -33,7 +35,7 @@
 // CHECK:           arith.addf
 // CHECK:           gpu.barrier
 // CHECK:           scf.yield
-// Per output: in range (100 and 72 are not multiples of 64), the initial
+// Per output: in range (100 and 72 are not multiples of 32), the initial
 // value plus the accumulator, the bias, the store.
 // CHECK:         scf.if
 // CHECK-NEXT:      %[[SUM:.*]] = arith.addf %cst, %[[LOOP]]#0 : f32
@@ -55,6 +57,42 @@ func.func @matmul_bias(%a: memref<100x40xf32>, %b: memref<40x72xf32>, %bias: mem
     %bb = affine.load %bias[%n] : memref<72xf32>
     %o = arith.addf %r, %bb : f32
     affine.store %o, %c[%m, %n] : memref<100x72xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 32, 32, 16, 2, 2>}
+  return
+}
+
+// -----
+
+// 64x64 tiles with 4x4 outputs per invocation: the tiles are staged as
+// vector<4xf32> elements (16 + 1 padding per row), each invocation's 4 + 4
+// loaded elements stored as one vector, its rows and columns read as one
+// vector each and taken apart.
+// CHECK-LABEL: func.func @vectors
+// CHECK:       %[[AS:.*]] = memref.alloc() : memref<16x17xvector<4xf32>, 3>
+// CHECK:       %[[BS:.*]] = memref.alloc() : memref<16x17xvector<4xf32>, 3>
+// CHECK:       scf.for
+// CHECK:         %[[VA:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NEXT:    memref.store %[[VA]], %[[AS]]
+// CHECK:         %[[VB:.*]] = vector.from_elements
+// CHECK-NEXT:    memref.store %[[VB]], %[[BS]]
+// CHECK:         gpu.barrier
+// CHECK:         %[[RA:.*]] = memref.load %[[AS]][%c0, %{{.*}}] : memref<16x17xvector<4xf32>, 3>
+// CHECK-NEXT:    vector.extract %[[RA]][0] : f32 from vector<4xf32>
+// CHECK-NEXT:    vector.extract %[[RA]][1]
+// CHECK-NEXT:    vector.extract %[[RA]][2]
+// CHECK-NEXT:    vector.extract %[[RA]][3]
+// CHECK:         memref.load %[[BS]][%c0, %{{.*}}] : memref<16x17xvector<4xf32>, 3>
+func.func @vectors(%a: memref<128x64xf32>, %b: memref<64x128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 128) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x64xf32>
+      %y = affine.load %b[%k, %n] : memref<64x128xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x128xf32>
   } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
   return
 }

@@ -145,7 +145,10 @@ def GpuStageContractionPass
     (transposed) and the second's `TK x TN` tile into workgroup memory
     (`memref.alloc` in memory space 3, rows padded by 4 elements), meets
     at a `gpu.barrier`, and each invocation accumulates `RM x RN` outputs
-    (rows `ty + i * TM / RM`, columns `tx + j * TN / RN`) from them; the
+    (rows `ty + i * TM / RM`, columns `tx + j * TN / RN`; where `RM` and
+    `RN` are multiples of 4 and the copies come in whole groups, f32 tiles
+    are staged as `vector<4xf32>` elements, written and read 128 bits at a
+    time, and the rows are `4 * (ty + (i / 4) * TM / RM) + i % 4`) from them; the
     next step's global loads are issued before the arithmetic and carried
     as loop values. M, N and K are the products of their dimensions, each
     index recovered by division from the linear one; indices past an edge
@@ -170,6 +173,7 @@ def GpuStageContractionPass
                            "mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect",
                            "mlir::plaidml::PlaidMLDialect"];
 }
 
