@@ -38,11 +38,11 @@ bool mlir::plaidml::isCopyable(Operation *op) {
          isa<affine::AffineLoadOp, memref::LoadOp>(op);
 }
 
-LogicalResult mlir::plaidml::analyzeRegisterTileNest(
-    affine::AffineParallelOp par, RegisterTileNest &nest, std::string &why) {
-  nest.par = par;
-  std::optional<SmallVector<int64_t>> ranges = par.getConstantRanges();
-  if (par.getNumResults() != 0 || !ranges) {
+LogicalResult mlir::plaidml::getZeroBasedRanges(affine::AffineParallelOp par,
+                                                SmallVector<int64_t> &ranges,
+                                                std::string &why) {
+  std::optional<SmallVector<int64_t>> constant = par.getConstantRanges();
+  if (par.getNumResults() != 0 || !constant) {
     why = "not a parallel nest with constant ranges and no reductions";
     return failure();
   }
@@ -54,7 +54,15 @@ LogicalResult mlir::plaidml::analyzeRegisterTileNest(
       return failure();
     }
   }
-  nest.ranges = *ranges;
+  ranges = std::move(*constant);
+  return success();
+}
+
+LogicalResult mlir::plaidml::analyzeRegisterTileNest(
+    affine::AffineParallelOp par, RegisterTileNest &nest, std::string &why) {
+  nest.par = par;
+  if (failed(getZeroBasedRanges(par, nest.ranges, why)))
+    return failure();
 
   if (par.getBody()->getOps<affine::AffineForOp>().empty()) {
     why = "no reduction loop";

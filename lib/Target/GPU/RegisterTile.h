@@ -22,6 +22,12 @@ namespace mlir::plaidml {
 /// each output's epilogue): it neither has regions nor writes memory.
 bool isCopyable(Operation *op);
 
+/// The ranges of `par` when it has constant ranges from 0 with unit steps
+/// and no reductions; else failure, the reason in `why`.
+LogicalResult getZeroBasedRanges(affine::AffineParallelOp par,
+                                 SmallVector<int64_t> &ranges,
+                                 std::string &why);
+
 /// An outermost reduction nest the register tile can rewrite.
 struct RegisterTileNest {
   affine::AffineParallelOp par;

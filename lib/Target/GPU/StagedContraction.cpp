@@ -124,20 +124,8 @@ LogicalResult mlir::plaidml::analyzeStagedNest(affine::AffineParallelOp par,
                                                std::string &why) {
   nest = StagedNest();
   nest.par = par;
-  std::optional<SmallVector<int64_t>> ranges = par.getConstantRanges();
-  if (par.getNumResults() != 0 || !ranges) {
-    why = "not a parallel nest with constant ranges and no reductions";
+  if (failed(getZeroBasedRanges(par, nest.ranges, why)))
     return failure();
-  }
-  for (unsigned d = 0, e = par.getNumDims(); d < e; ++d) {
-    AffineMap lb = par.getLowerBoundMap(d);
-    if (!lb.isSingleConstant() || lb.getSingleConstantResult() != 0 ||
-        par.getSteps()[d] != 1) {
-      why = "needs lower bounds 0 and unit steps";
-      return failure();
-    }
-  }
-  nest.ranges = *ranges;
 
   // The body: copyable ops, one reduction chain, copyable ops and one store.
   affine::AffineForOp top;
@@ -372,7 +360,10 @@ mlir::plaidml::chooseStagedTile(const StagedNest &nest,
     why = "M or N is below 16";
     return std::nullopt;
   }
-  if (nest.batch > 65535 || llvm::divideCeil(nest.m, 64) > 65535) {
+  // 65535 workgroups per dimension is all Vulkan guarantees; the smallest
+  // tile is 32x32.
+  if (nest.batch > 65535 || llvm::divideCeil(nest.m, 32) > 65535 ||
+      llvm::divideCeil(nest.n, 32) > 65535) {
     why = "the grid would exceed 65535 workgroups along a dimension";
     return std::nullopt;
   }
@@ -414,11 +405,12 @@ mlir::plaidml::chooseSplitKTile(const StagedNest &nest,
     why = "K is below 256, too short to split";
     return std::nullopt;
   }
-  if (nest.batch > 65535) {
+  SplitKTile tile{8, 32};
+  if (nest.batch > 65535 || llvm::divideCeil(nest.n, tile.tn) > 65535) {
     why = "the grid would exceed 65535 workgroups along a dimension";
     return std::nullopt;
   }
-  return nest.bAlongK ? SplitKTile{8, 32} : SplitKTile{32, 8};
+  return tile;
 }
 
 //===----------------------------------------------------------------------===//
@@ -809,7 +801,8 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
                       MemRefLayoutAttrInterface(),
                       b.getI64IntegerAttr(kWorkgroupMemorySpace)));
   // Neighbouring invocations read neighbouring addresses of the second
-  // factor: along K when its memory follows K, else along N.
+  // factor: along K when its memory follows K, else along N (8 outputs:
+  // 32-byte sectors of 4 rows per warp).
   Value nn, s;
   if (nest.bAlongK) {
     s = arith::RemUIOp::create(b, loc, tid, index(split.splits));
@@ -821,23 +814,32 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
   Value m = launch.getBlockIds().y;
   Value n = add(mulc(launch.getBlockIds().x, split.tn), nn);
   Value nClamped = clampBelow(n, nest.n);
+  // kUnroll independent products per iteration, each with its own
+  // accumulator: as many loads in flight per invocation (memory-bound).
+  constexpr int64_t kUnroll = 4;
+  int64_t stride = split.splits * kUnroll;
+  bool guardK = nest.k % stride != 0;
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
-  auto loop = scf::ForOp::create(b, loc, s, index(nest.k),
-                                 index(split.splits), ValueRange{zero});
+  auto loop = scf::ForOp::create(b, loc, s, index(nest.k), index(stride),
+                                 SmallVector<Value>(kUnroll, zero));
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value k = loop.getInductionVar();
-    Value x = factorAt(0, m, k, /*guardK=*/false);
-    Value y = factorAt(1, nClamped, k, /*guardK=*/false);
-    Value p = arith::MulFOp::create(b, loc, x, y);
-    scf::YieldOp::create(
-        b, loc,
-        ValueRange{arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0],
-                                         p)});
+    SmallVector<Value> next;
+    for (int64_t u = 0; u < kUnroll; ++u) {
+      Value k = add(loop.getInductionVar(), u * split.splits);
+      Value x = factorAt(0, m, k, guardK);
+      Value y = factorAt(1, nClamped, k, guardK);
+      Value p = arith::MulFOp::create(b, loc, x, y);
+      next.push_back(
+          arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[u], p));
+    }
+    scf::YieldOp::create(b, loc, next);
   }
-  memref::StoreOp::create(b, loc, loop.getResult(0), partial,
-                          ValueRange{s, nn});
+  Value sum = loop.getResult(0);
+  for (int64_t u = 1; u < kUnroll; ++u)
+    sum = arith::AddFOp::create(b, loc, sum, loop.getResult(u));
+  memref::StoreOp::create(b, loc, sum, partial, ValueRange{s, nn});
   gpu::BarrierOp::create(b, loc);
   // The first split of each output adds the partial sums in order.
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,

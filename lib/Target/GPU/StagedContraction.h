@@ -79,10 +79,9 @@ struct SplitKTile {
   int64_t tn, splits;
 };
 
-/// The split-K tile the configuration chooses for `nest`: 32 outputs x 8
-/// splits when the second factor's memory follows N, 8 outputs x 32 splits
-/// when it follows K (each warp then reads along memory); none (`why`)
-/// when K is below 256 or M is 16 or more.
+/// The split-K tile the configuration chooses for `nest`: 8 outputs x 32
+/// splits (many invocations, each with 4 products in flight: the kernel is
+/// memory-bound); none (`why`) when K is below 256 or M is 16 or more.
 std::optional<SplitKTile> chooseSplitKTile(const StagedNest &nest,
                                            int64_t maxWorkgroupSize,
                                            std::string &why);

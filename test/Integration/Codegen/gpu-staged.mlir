@@ -22,7 +22,7 @@
 // REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 49 x 20 x 27, batch 1
 // REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 70 x 66 x 24, batch 1
 // REMARK: staged tile 128x128x8, 8x8 outputs per invocation, over M x N x K = 129 x 130 x 9, batch 66
-// REMARK: split-K tile: 32 outputs x 8 invocations each per workgroup, over M x N x K = 1 x 1000 x 300, batch 1
+// REMARK: split-K tile: 8 outputs x 32 invocations each per workgroup, over M x N x K = 1 x 1000 x 300, batch 1
 // REMARK: split-K tile: 8 outputs x 32 invocations each per workgroup, over M x N x K = 1 x 777 x 513, batch 1
 // REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 130 x 260 x 5, batch 9
 //
@@ -105,8 +105,9 @@ func.func @large_tile(%A: tensor<66x129x9xf32>, %B: tensor<66x9x130xf32>) -> ten
 
 // -----
 
-// Split K: one row (M = 1), 32 outputs x 8 invocations per workgroup
-// along the weights' rows; 1000 is not a multiple of 32, a bias follows.
+// Split K: one row (M = 1), 8 outputs x 32 invocations per workgroup,
+// neighbours along the weights' rows; 300 is not a multiple of the 32 x 4
+// products an iteration takes; a bias follows.
 func.func @gemv(%x: tensor<1x300xf32>, %W: tensor<300x1000xf32>, %bias: tensor<1000xf32>) -> tensor<1x1000xf32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
   %y = tile.contract add, mul, %zero, %x, %W {idxs = ["m", "n", "k"],
@@ -120,7 +121,8 @@ func.func @gemv(%x: tensor<1x300xf32>, %W: tensor<300x1000xf32>, %bias: tensor<1
 // -----
 
 // A matrix times a vector: the matrix is the factor with dimensions of its
-// own (N = 777), read along K, so 8 outputs x 32 invocations.
+// own (N = 777, not a multiple of 8), read along K: neighbouring
+// invocations split K.
 func.func @matvec(%A: tensor<777x513xf32>, %v: tensor<513xf32>) -> tensor<777xf32> {
   %zero = tile.constant dense<0.0> : tensor<f32>
   %y = tile.contract add, mul, %zero, %A, %v {idxs = ["n", "k"],

@@ -56,14 +56,14 @@ func.func @gemv(%a: memref<1x64xf32>, %b: memref<64x65536xf32>, %c: memref<1x655
 
 // -----
 
-// A GEMV with K = 512 splits it: 32 outputs x 8 invocations per workgroup
-// (the weights follow N), or 8 x 32 with the weights transposed.
+// A GEMV with K = 512 splits it: 8 outputs x 32 invocations per workgroup,
+// whether the weights follow N or K.
 // CHECK-LABEL: func.func @split
-// CHECK:       } {plaidml.gpu.split_k = array<i64: 32, 8>}
+// CHECK:       } {plaidml.gpu.split_k = array<i64: 8, 32>}
 // CHECK:       } {plaidml.gpu.split_k = array<i64: 8, 32>}
 func.func @split(%a: memref<1x512xf32>, %b: memref<512x4096xf32>, %bt: memref<4096x512xf32>, %c: memref<1x4096xf32>, %d: memref<1x4096xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @+1 {{split-K tile: 32 outputs x 8 invocations each per workgroup, over M x N x K = 1 x 4096 x 512, batch 1}}
+  // expected-remark @+1 {{split-K tile: 8 outputs x 32 invocations each per workgroup, over M x N x K = 1 x 4096 x 512, batch 1}}
   affine.parallel (%m, %n) = (0, 0) to (1, 4096) {
     %r = affine.for %k = 0 to 512 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<1x512xf32>

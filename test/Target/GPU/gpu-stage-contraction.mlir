@@ -142,3 +142,41 @@ func.func @conv_padded(%in: memref<64x64x4xf32>, %w: memref<3x3x4x64xf32>, %out:
   } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
   return
 }
+
+// -----
+
+// Split K on a hand-set tile: 8 outputs x 32 invocations per workgroup
+// (ceildiv(100, 8) = 13 workgroups), each invocation summing k = s, s + 32,
+// ... four products per iteration (1000 is not a multiple of 128: the
+// products past K are 0), the partial sums in workgroup memory, the first
+// invocation of each output adding them up and storing the output in range.
+// CHECK-LABEL: func.func @split_k
+// CHECK-DAG:   %[[C13:.*]] = arith.constant 13 : index
+// CHECK:       gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C13]], %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK:         %[[PARTIAL:.*]] = memref.alloc() : memref<32x8xf32, 3>
+// CHECK:         %[[LOOP:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %c1000 step %c128 iter_args(
+// CHECK:           arith.select
+// CHECK:           scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, f32, f32
+// CHECK:         %[[S1:.*]] = arith.addf %[[LOOP]]#0, %[[LOOP]]#1
+// CHECK:         %[[S2:.*]] = arith.addf %[[S1]], %[[LOOP]]#2
+// CHECK:         %[[S3:.*]] = arith.addf %[[S2]], %[[LOOP]]#3
+// CHECK:         memref.store %[[S3]], %[[PARTIAL]]
+// CHECK:         gpu.barrier
+// CHECK:         scf.if
+// CHECK:           memref.load %[[PARTIAL]][%c0,
+// CHECK:           memref.load %[[PARTIAL]][%c31,
+// CHECK:           memref.store %{{.*}}, %arg2
+func.func @split_k(%x: memref<1x1000xf32>, %w: memref<1000x100xf32>, %y: memref<1x100xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (1, 100) {
+    %r = affine.for %k = 0 to 1000 iter_args(%acc = %zero) -> (f32) {
+      %a = affine.load %x[%m, %k] : memref<1x1000xf32>
+      %b = affine.load %w[%k, %n] : memref<1000x100xf32>
+      %p = arith.mulf %a, %b : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %y[%m, %n] : memref<1x100xf32>
+  } {plaidml.gpu.split_k = array<i64: 8, 32>}
+  return
+}

@@ -52,9 +52,8 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
     - `plaidml.gpu.split_k = array<i64: TN, S>` on such a nest whose M is
       below 16 (a matrix-vector product; with the factors' roles swapped
       when only the first has dimensions of its own) and K at least 256,
-      also applied by `plaidml-gpu-stage-contraction`: 32 outputs x 8
-      invocations each per workgroup, or 8 x 32 when the second factor's
-      memory follows K.
+      also applied by `plaidml-gpu-stage-contraction`: 8 outputs x 32
+      invocations each per workgroup.
     - `plaidml.gpu.workgroup_size = array<i64: ...>`, one tile size per
       dimension of the ranges left after the register tile
       (`ceildiv(N, R)`): the innermost (up to three) dimensions sharing at
@@ -160,7 +159,8 @@ def GpuStageContractionPass
 
     `plaidml.gpu.split_k = array<i64: TN, S>` (TN * S = 256): a launch of
     `ceildiv(N, TN) x M x batch` workgroups; invocation `(nn, s)` sums the
-    products of output `n0 + nn` over `k = s, s + S, ...` (neighbouring
+    products of output `n0 + nn` over `k = s, s + S, ...` (four of them per
+    iteration into four accumulators; neighbouring
     invocations differ in `nn`, or in `s` when the second factor's memory
     follows K), writes its partial sum to workgroup memory, and after a
     barrier the `s = 0` invocation adds the `S` partial sums in order and

@@ -216,22 +216,15 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
                                [](int64_t size) { return size >= 1; }),
                   "sizes must be at least 1");
   }
-  if (name == kGpuStagedTileAttrName) {
+  if (name == kGpuStagedTileAttrName || name == kGpuSplitKAttrName) {
+    bool staged = name == kGpuStagedTileAttrName;
     auto sizes = dyn_cast<DenseI64ArrayAttr>(value);
     if (failed(expect(isa<affine::AffineParallelOp>(op) && sizes &&
-                          sizes.size() == 5,
-                      "must be an array<i64: TM, TN, TK, RM, RN> on an "
-                      "affine.parallel")))
-      return failure();
-    return expect(llvm::all_of(sizes.asArrayRef(),
-                               [](int64_t size) { return size >= 1; }),
-                  "sizes must be at least 1");
-  }
-  if (name == kGpuSplitKAttrName) {
-    auto sizes = dyn_cast<DenseI64ArrayAttr>(value);
-    if (failed(expect(isa<affine::AffineParallelOp>(op) && sizes &&
-                          sizes.size() == 2,
-                      "must be an array<i64: TN, S> on an affine.parallel")))
+                          sizes.size() == (staged ? 5 : 2),
+                      staged ? "must be an array<i64: TM, TN, TK, RM, RN> on "
+                               "an affine.parallel"
+                             : "must be an array<i64: TN, S> on an "
+                               "affine.parallel")))
       return failure();
     return expect(llvm::all_of(sizes.asArrayRef(),
                                [](int64_t size) { return size >= 1; }),
