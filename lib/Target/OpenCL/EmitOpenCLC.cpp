@@ -325,6 +325,22 @@ void KernelEmitter::emitWhile(scf::WhileOp op) {
   os << "}\n";
 }
 
+void KernelEmitter::declareArray(StringRef qualifier, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  std::string n = newName();
+  // f16 arrays hold floats without cl_khr_fp16 (no half variables), as the
+  // values do; vectors are float4.
+  Type elem = type.getElementType();
+  os << qualifier
+     << (isEmulatedHalf(elem) || isa<VectorType>(elem)
+             ? typeName(elem)
+             : getBufferElementTypeName(elem))
+     << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1)
+     << "];\n";
+  names[memref] = n;
+  privateBuffers.insert(memref);
+}
+
 void KernelEmitter::emitOp(Operation *op) {
   // Constants are literals; the ops that use them report their types (a
   // constant's location is often lost to folding).
@@ -396,16 +412,7 @@ void KernelEmitter::emitOp(Operation *op) {
       unsupported(op);
       return;
     }
-    std::string n = newName();
-    // Private f16 arrays hold floats without cl_khr_fp16 (no half
-    // variables), as the values do.
-    Type elem = type.getElementType();
-    os << (isEmulatedHalf(elem) ? std::string("float")
-                                : getBufferElementTypeName(elem))
-       << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1)
-       << "];\n";
-    names[alloca] = n;
-    privateBuffers.insert(alloca);
+    declareArray("", alloca);
     return;
   }
   // Workgroup memory (memory space 3, what the staged kernels of
@@ -419,16 +426,7 @@ void KernelEmitter::emitOp(Operation *op) {
       unsupported(op);
       return;
     }
-    std::string n = newName();
-    Type elem = type.getElementType();
-    os << "__local "
-       << (isEmulatedHalf(elem) || isa<VectorType>(elem)
-               ? typeName(elem)
-               : getBufferElementTypeName(elem))
-       << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1)
-       << "];\n";
-    names[alloc] = n;
-    privateBuffers.insert(alloc);
+    declareArray("__local ", alloc);
     return;
   }
   if (auto build = dyn_cast<vector::FromElementsOp>(op)) {

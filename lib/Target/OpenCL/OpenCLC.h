@@ -152,6 +152,9 @@ private:
   void emitFor(scf::ForOp op);
   void emitIf(scf::IfOp op);
   void emitWhile(scf::WhileOp op);
+  /// Declares the array of a private (`qualifier` "") or workgroup
+  /// ("__local ") memref and names it.
+  void declareArray(StringRef qualifier, Value memref);
   /// Declares one variable per value of `values` (uninitialized, or from
   /// `inits`) and returns their names.
   SmallVector<std::string> declare(ValueRange values, ValueRange inits = {});
