@@ -119,6 +119,60 @@ static SmallVector<Value> usedOperands(Operation *op) {
   return used;
 }
 
+/// The smallest and largest value of `expr` over the nest's loops, where
+/// `operands` gives each dimension's index (a loop's induction variable);
+/// none for expressions other than sums of constant multiples of indices.
+static std::optional<std::pair<int64_t, int64_t>>
+getExprRange(const StagedNest &nest, AffineExpr expr, ValueRange operands,
+             unsigned numDims) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return std::pair{c.getValue(), c.getValue()};
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    if (d.getPosition() >= numDims)
+      return std::nullopt;
+    IndexOf index = classifyIndex(nest, operands[d.getPosition()]);
+    if (index.parDim >= 0)
+      return std::pair<int64_t, int64_t>{0, nest.ranges[index.parDim] - 1};
+    if (index.chainPos >= 0)
+      return std::pair{nest.kLowerBounds[index.chainPos],
+                       nest.kLowerBounds[index.chainPos] +
+                           nest.kRanges[index.chainPos] - 1};
+    return std::nullopt;
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return std::nullopt;
+  auto lhs = getExprRange(nest, bin.getLHS(), operands, numDims);
+  auto rhs = getExprRange(nest, bin.getRHS(), operands, numDims);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (expr.getKind() == AffineExprKind::Add)
+    return std::pair{lhs->first + rhs->first, lhs->second + rhs->second};
+  if (expr.getKind() == AffineExprKind::Mul && rhs->first == rhs->second) {
+    int64_t c = rhs->first;
+    return c >= 0 ? std::pair{lhs->first * c, lhs->second * c}
+                  : std::pair{lhs->second * c, lhs->first * c};
+  }
+  return std::nullopt;
+}
+
+/// Whether every index of `load` stays within its buffer at every point of
+/// the nest's loops.
+static bool isInBoundsEverywhere(const StagedNest &nest,
+                                 affine::AffineLoadOp load) {
+  MemRefType type = load.getMemRefType();
+  AffineMap map = load.getAffineMap();
+  if (!type.hasStaticShape())
+    return false;
+  for (auto [expr, size] : llvm::zip_equal(map.getResults(), type.getShape())) {
+    auto range =
+        getExprRange(nest, expr, load.getMapOperands(), map.getNumDims());
+    if (!range || range->first < 0 || range->second >= size)
+      return false;
+  }
+  return true;
+}
+
 LogicalResult mlir::plaidml::analyzeStagedNest(affine::AffineParallelOp par,
                                                StagedNest &nest,
                                                std::string &why) {
@@ -167,6 +221,10 @@ LogicalResult mlir::plaidml::analyzeStagedNest(affine::AffineParallelOp par,
     nest.kLowerBounds.push_back(loop.getConstantLowerBound());
     nest.kRanges.push_back(loop.getConstantUpperBound() -
                            loop.getConstantLowerBound());
+    if (nest.kRanges.back() < 1) {
+      why = "a reduction loop runs no iteration";
+      return failure();
+    }
     Block *body = loop.getBody();
     auto inner = dyn_cast<affine::AffineForOp>(body->front());
     if (!inner) {
@@ -287,7 +345,7 @@ LogicalResult mlir::plaidml::analyzeStagedNest(affine::AffineParallelOp par,
     why = "not a matrix product: no dimension is read by one factor only";
     return failure();
   }
-  if (nest.guard)
+  if (nest.guard) {
     for (Value operand : usedOperands(nest.guard)) {
       IndexOf index = classifyIndex(nest, operand);
       if ((index.parDim < 0 && index.chainPos < 0) ||
@@ -297,6 +355,15 @@ LogicalResult mlir::plaidml::analyzeStagedNest(affine::AffineParallelOp par,
         return failure();
       }
     }
+    // The guard only decides whether the first factor is read: the second
+    // one's loads must be in bounds at every point of the loops.
+    for (Operation *op : nest.sliceB)
+      if (auto load = dyn_cast<affine::AffineLoadOp>(op);
+          load && !isInBoundsEverywhere(nest, load)) {
+        why = "the reduction's guard may protect the second factor's loads";
+        return failure();
+      }
+  }
 
   for (unsigned d : nest.mDims)
     nest.m *= nest.ranges[d];
@@ -368,11 +435,17 @@ mlir::plaidml::chooseStagedTile(const StagedNest &nest,
     return std::nullopt;
   }
   // The largest tile that leaves enough workgroups: minWorkgroups for
-  // 128x128, half as many for 64x64, else 32x32.
-  auto groups = [&](int64_t t) {
-    return llvm::divideCeil(nest.m, t) * llvm::divideCeil(nest.n, t) *
+  // 128x128, half as many for 64x64, else 32x32; a narrow N (a convolution
+  // with 32 or 64 output channels) gets 128 x 32 or 128 x 64 instead of
+  // computing columns it never stores.
+  auto groups2 = [&](int64_t tm, int64_t tn) {
+    return llvm::divideCeil(nest.m, tm) * llvm::divideCeil(nest.n, tn) *
            nest.batch;
   };
+  int64_t narrow = nest.n <= 32 ? 32 : 64;
+  if (nest.n <= 64 && groups2(128, narrow) >= minWorkgroups)
+    return StagedTile{128, narrow, 16, 8, narrow / 16};
+  auto groups = [&](int64_t t) { return groups2(t, t); };
   if (groups(128) >= minWorkgroups)
     return StagedTile{128, 128, 8, 8, 8};
   if (groups(64) >= minWorkgroups / 2)

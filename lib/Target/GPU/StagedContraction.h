@@ -63,7 +63,8 @@ struct StagedTile {
 };
 
 /// The tile the configuration chooses: 128x128 (8x8 per invocation) when
-/// the grid still has at least `minWorkgroups` workgroups, else 64x64 (4x4);
+/// the grid still has at least `minWorkgroups` workgroups (128x64 or 128x32
+/// when N is at most 64 or 32), else 64x64 (4x4) or 32x32 (2x2);
 /// none (`why` says why) for products too small in M or N (a GEMV), or when
 /// the device's workgroups cannot hold 256 invocations.
 std::optional<StagedTile> chooseStagedTile(const StagedNest &nest,

@@ -9,7 +9,8 @@
 // strided and padded convolution (the padding guard on the input, an
 // implicit GEMM over a 3-deep reduction) with a fused bias and relu, f16
 // inputs with f32 accumulation, batches large enough for the 128x128 and
-// the 64x64 tiles (the others get 32x32), and the split-K schedule of a
+// the 64x64 tiles (the others get 32x32), the 128x32 and 128x64 tiles of
+// a narrow N, and the split-K schedule of a
 // GEMV (the weights read along N) and of a matrix times a vector (the
 // matrix read along K, the factors' roles swapped).
 //
@@ -25,15 +26,17 @@
 // REMARK: split-K tile: 8 outputs x 32 invocations each per workgroup, over M x N x K = 1 x 1000 x 300, batch 1
 // REMARK: split-K tile: 8 outputs x 32 invocations each per workgroup, over M x N x K = 1 x 777 x 513, batch 1
 // REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 130 x 260 x 5, batch 9
+// REMARK: staged tile 128x32x16, 8x2 outputs per invocation, over M x N x K = 128 x 20 x 4, batch 264
+// REMARK: staged tile 128x64x16, 8x4 outputs per invocation, over M x N x K = 128 x 50 x 4, batch 264
 //
 // RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
 // RUN:   --device vulkan:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile gemv matvec mid_tile | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile narrow | FileCheck %s %}
 // RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \
 // RUN:   --device opencl:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile gemv matvec mid_tile | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile narrow | FileCheck %s %}
 // CHECK: PASS transposed
 // CHECK: PASS batched
 // CHECK: PASS conv_strided_padded
@@ -42,6 +45,7 @@
 // CHECK: PASS gemv
 // CHECK: PASS matvec
 // CHECK: PASS mid_tile
+// CHECK: PASS narrow
 
 // C = A^T B^T + 1.5: A is K x M (staged along M), B is N x K (along K).
 func.func @transposed(%A: tensor<33x67xf32>, %B: tensor<45x33xf32>) -> tensor<67x45xf32> {
@@ -142,4 +146,21 @@ func.func @mid_tile(%A: tensor<9x130x5xf32>, %B: tensor<9x5x260xf32>) -> tensor<
          srcs = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>]}
        : tensor<f32>, tensor<9x130x5xf32>, tensor<9x5x260xf32> -> tensor<9x130x260xf32>
   return %C : tensor<9x130x260xf32>
+}
+
+// -----
+
+// Narrow N with 264 workgroups of 128 rows: 128x32 (N = 20) and 128x64
+// (N = 50) tiles, neither dividing N.
+func.func @narrow(%A: tensor<264x128x4xf32>, %B: tensor<264x4x20xf32>, %C: tensor<264x4x50xf32>) -> (tensor<264x128x20xf32>, tensor<264x128x50xf32>) {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %X = tile.contract add, mul, %zero, %A, %B {idxs = ["b", "m", "n", "k"],
+         sink = affine_map<(b, m, n, k) -> (b, m, n)>,
+         srcs = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>]}
+       : tensor<f32>, tensor<264x128x4xf32>, tensor<264x4x20xf32> -> tensor<264x128x20xf32>
+  %Y = tile.contract add, mul, %zero, %A, %C {idxs = ["b", "m", "n", "k"],
+         sink = affine_map<(b, m, n, k) -> (b, m, n)>,
+         srcs = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>]}
+       : tensor<f32>, tensor<264x128x4xf32>, tensor<264x4x50xf32> -> tensor<264x128x50xf32>
+  return %X, %Y : tensor<264x128x20xf32>, tensor<264x128x50xf32>
 }

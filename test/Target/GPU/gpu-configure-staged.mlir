@@ -183,3 +183,36 @@ func.func @in_place(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+// A guard that keeps the second factor's load in bounds (b[i + j] with
+// i + j < 4): the staged kernel would read that factor unguarded.
+// CHECK-LABEL: func.func @guarded_second_factor
+// CHECK-NOT:   plaidml.gpu.staged_tile
+#diag = affine_set<(m, n, i, j) : (-i - j + 3 >= 0)>
+func.func @guarded_second_factor(%a: memref<64x4x4xf32>, %b: memref<4x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+3 {{no staged tile: the reduction's guard may protect the second factor's loads}}
+  // expected-remark @+2 {{register tile}}
+  // expected-remark @+1 {{workgroup}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %i = 0 to 4 iter_args(%a0 = %zero) -> (f32) {
+      %r2 = affine.for %j = 0 to 4 iter_args(%acc = %a0) -> (f32) {
+        %g = affine.if #diag(%m, %n, %i, %j) -> f32 {
+          %x = affine.load %a[%m, %i, %j] : memref<64x4x4xf32>
+          %y = affine.load %b[%i + %j, %n] : memref<4x64xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %acc, %p : f32
+          affine.yield %s : f32
+        } else {
+          affine.yield %acc : f32
+        }
+        affine.yield %g : f32
+      }
+      affine.yield %r2 : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  }
+  return
+}

@@ -45,7 +45,12 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       convolutions as implicit GEMMs, padding guards on the input), applied
       by `plaidml-gpu-stage-contraction`: 128x128x8 with 8x8 outputs per
       invocation when the grid keeps at least `min-staged-workgroups`
-      workgroups, else 64x64x16 with 4x4; none when M or N is below 16 (a
+      workgroups (128x32x16 or 128x64x16 with 8x2 or 8x4 when N is at most
+      32 or 64), else 64x64x16 with 4x4 when it keeps half as many, else
+      32x32x16 with 2x2; none when a guard (a padded window) reads more
+      than the first factor's and the reduction's indices or the second
+      factor's loads are not provably in bounds without it, or M or N is
+      below 16 (a
       matrix-vector product), the device's workgroups hold fewer than 256
       invocations, or `staged=false`. Such a nest gets neither of the two
       attributes below.
