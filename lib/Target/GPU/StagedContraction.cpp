@@ -400,8 +400,8 @@ LogicalResult mlir::plaidml::analyzeStagedNest(affine::AffineParallelOp par,
 
 bool mlir::plaidml::isValidStagedTile(const StagedTile &tile,
                                       std::string &why) {
-  if (tile.tm < 1 || tile.tn < 1 || tile.tk < 1 || tile.rm < 1 ||
-      tile.rn < 1 || tile.tm % tile.rm || tile.tn % tile.rn) {
+  if (tile.tm < 1 || tile.tn < 1 || tile.tk < 1 || tile.rm < 1 || tile.rn < 1 ||
+      tile.tm % tile.rm || tile.tn % tile.rn) {
     why = "the tile must be positive and divisible by the invocation block";
     return false;
   }
@@ -455,8 +455,7 @@ mlir::plaidml::chooseStagedTile(const StagedNest &nest,
 
 bool mlir::plaidml::isValidSplitKTile(const SplitKTile &tile,
                                       std::string &why) {
-  if (tile.tn < 1 || tile.splits < 1 ||
-      tile.tn * tile.splits != kInvocations) {
+  if (tile.tn < 1 || tile.splits < 1 || tile.tn * tile.splits != kInvocations) {
     why = "outputs x splits must be 256 invocations";
     return false;
   }
@@ -596,9 +595,8 @@ void KernelBuilder::mapBatch(IRMapping &mapping) {
 }
 
 void KernelBuilder::mapChain(IRMapping &mapping, Value k) {
-  for (auto [loop, lb, iv] :
-       llvm::zip_equal(nest.chain, nest.kLowerBounds,
-                       delinearize(k, nest.kRanges)))
+  for (auto [loop, lb, iv] : llvm::zip_equal(nest.chain, nest.kLowerBounds,
+                                             delinearize(k, nest.kRanges)))
     mapping.map(loop.getInductionVar(), add(iv, lb));
 }
 
@@ -638,8 +636,8 @@ Value KernelBuilder::factorAt(int side, Value mn, Value k, bool guardK) {
   Value kIn = guardK ? lessThan(k, nest.k) : Value();
   mapChain(mapping, clampBelow(k, nest.k));
   ArrayRef<Operation *> slice = side == 0 ? nest.sliceA : nest.sliceB;
-  Value factor = nest.mul->getOperand(side == 0 ? nest.aOperand
-                                                : 1 - nest.aOperand);
+  Value factor =
+      nest.mul->getOperand(side == 0 ? nest.aOperand : 1 - nest.aOperand);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
 
   if (side != 0 || !nest.guard) {
@@ -660,8 +658,8 @@ Value KernelBuilder::factorAt(int side, Value mn, Value k, bool guardK) {
        llvm::zip_equal(set.getConstraints(), set.getEqFlags())) {
     Value v = affine::expandAffineExpr(b, loc, expr, dims, syms);
     Value holds = arith::CmpIOp::create(
-        b, loc, isEq ? arith::CmpIPredicate::eq : arith::CmpIPredicate::sge,
-        v, index(0));
+        b, loc, isEq ? arith::CmpIPredicate::eq : arith::CmpIPredicate::sge, v,
+        index(0));
     cond = cond ? arith::AndIOp::create(b, loc, cond, holds) : holds;
   }
   if (!cond)
@@ -698,8 +696,7 @@ SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
   int64_t total = side == 0 ? nest.m : nest.n;
   Value base = side == 0 ? tileM0 : tileN0;
   SmallVector<Value> values;
-  for (int64_t i = 0, e = rows * tile.tk / (width * kInvocations); i < e;
-       ++i) {
+  for (int64_t i = 0, e = rows * tile.tk / (width * kInvocations); i < e; ++i) {
     auto [group, step] = shareGroup(side, i);
     Value first = add(base, mulc(group, width));
     for (int64_t r = 0; r < width; ++r)
@@ -768,8 +765,8 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
               ? 4
               : 1;
   auto memSpace = b.getI64IntegerAttr(kWorkgroupMemorySpace);
-  Type stagedType = width == 1 ? elementType
-                               : Type(VectorType::get({width}, elementType));
+  Type stagedType =
+      width == 1 ? elementType : Type(VectorType::get({width}, elementType));
   for (int side = 0; side < 2; ++side)
     staged[side] = memref::AllocOp::create(
         b, loc,
@@ -915,15 +912,15 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
   memref::StoreOp::create(b, loc, sum, partial, ValueRange{s, nn});
   gpu::BarrierOp::create(b, loc);
   // The first split of each output adds the partial sums in order.
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
-                                      index(0));
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, index(0));
   Value cond = nest.n % split.tn
                    ? arith::AndIOp::create(b, loc, first, lessThan(n, nest.n))
                    : first;
   auto guard = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
   b.setInsertionPointToStart(guard.thenBlock());
-  Value total = memref::LoadOp::create(b, loc, partial,
-                                       ValueRange{index(0), nn});
+  Value total =
+      memref::LoadOp::create(b, loc, partial, ValueRange{index(0), nn});
   for (int64_t j = 1; j < split.splits; ++j)
     total = arith::AddFOp::create(
         b, loc, total,

@@ -58,8 +58,7 @@ inline constexpr llvm::StringLiteral kGpuStagedTileAttrName =
 /// split-K schedule (TN outputs per workgroup, S invocations per output),
 /// which plaidml-gpu-configure chooses and plaidml-gpu-stage-contraction
 /// applies.
-inline constexpr llvm::StringLiteral kGpuSplitKAttrName =
-    "plaidml.gpu.split_k";
+inline constexpr llvm::StringLiteral kGpuSplitKAttrName = "plaidml.gpu.split_k";
 /// On the module, and as a property of an OpenCL kernel object: what the
 /// kernels need of the device (SPIR-V capabilities and extensions for
 /// Vulkan; OpenCL extensions, and `spirv` for SPIR-V-only kernels, for
