@@ -237,6 +237,7 @@ def all_cases(scale="full"):
     if scale == "small":
         return [
             matmul(64, 64, 64), matmul(67, 33, 45), matmul(64, 64, 64, "f16"),
+            matmul(67, 33, 45, "f16"),
             matmul(1, 96, 80),
             conv(2, 10, 10, 8, 16), conv(2, 11, 11, 8, 16, stride=2),
             conv(2, 8, 8, 16, 24, kh=1, kw=1), conv(2, 8, 8, 8, 16, pad=1),
@@ -246,7 +247,8 @@ def all_cases(scale="full"):
         matmul(1024, 1024, 1024), matmul(2048, 2048, 2048),
         matmul(4096, 4096, 4096), matmul(1000, 1000, 1000),
         matmul(4095, 4095, 4095), matmul(1, 4096, 4096),
-        matmul(4096, 4096, 4096, "f16"),
+        matmul(4096, 4096, 4096, "f16"), matmul(2048, 2048, 2048, "f16"),
+        matmul(1000, 1000, 1000, "f16"),
         conv(32, 58, 58, 64, 64),
         conv(32, 113, 113, 64, 64, stride=2),
         conv(32, 56, 56, 64, 256, kh=1, kw=1),

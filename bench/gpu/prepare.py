@@ -30,10 +30,10 @@ import cases  # noqa: E402
 DEVICES = {"vulkan": "vulkan:0", "opencl": "opencl:0"}
 
 
-def compile_case(compiler, case, out, api):
+def compile_case(compiler, case, out, api, device):
     src = os.path.join(out, case.name + ".mlir")
     dst = os.path.join(out, f"{case.name}.{api}.so")
-    cmd = [compiler, src, "--device", DEVICES[api], "--cpu", "x86-64", "-o", dst]
+    cmd = [compiler, src, "--device", device, "--cpu", "x86-64", "-o", dst]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return f"{' '.join(cmd)} failed:\n{r.stderr.strip()}"
@@ -61,6 +61,12 @@ def main():
     parser.add_argument("--scale", choices=["full", "small"], default="full")
     parser.add_argument("--apis", default="vulkan,opencl")
     parser.add_argument("--only", default="", help="comma-separated case names")
+    parser.add_argument("--vulkan-target", default=DEVICES["vulkan"],
+                        help="the device the Vulkan artifacts are compiled for "
+                             "(default vulkan:0, this machine's; a device this "
+                             "machine lacks, e.g. vulkan:9, has every feature "
+                             "the runtime checks, cooperative matrices "
+                             "included: use it for a GPU machine)")
     parser.add_argument("--runtime-build", default="",
                         help="build the runtime-only plaidml-run in this folder "
                              "(default: OUT/runtime); 'none' to skip")
@@ -90,7 +96,8 @@ def main():
         entry = case.manifest()
         entry["artifacts"] = {}
         for api in apis:
-            error = compile_case(compiler, case, args.out, api)
+            device = args.vulkan_target if api == "vulkan" else DEVICES[api]
+            error = compile_case(compiler, case, args.out, api, device)
             if error:
                 failures.append(error)
                 print(f"prepare: {case.name} {api}: FAILED", flush=True)

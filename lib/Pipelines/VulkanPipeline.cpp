@@ -62,9 +62,20 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   // SPIR-V for Vulkan, nested in each gpu.module.
   GpuSPIRVAttachTargetOptions target;
   target.spirvVersion = options.spirvVersion;
+  // MLIR's spirv.KHR.CooperativeMatrix* ops need SPIR-V 1.6 (Vulkan 1.3,
+  // which every driver with VK_KHR_cooperative_matrix implements);
+  // spirv-update-vce still gives every module the lowest version its ops
+  // need.
+  if (llvm::is_contained(options.caps, "CooperativeMatrixKHR") &&
+      StringRef(options.spirvVersion) < "v1.6")
+    target.spirvVersion = "v1.6";
   target.clientApi = "Vulkan";
   target.spirvCapabilities = {"Shader"};
-  target.spirvCapabilities.append(options.caps.begin(), options.caps.end());
+  // Device properties (coopmat-..., subgroup-size-32) are not SPIR-V
+  // capabilities; plaidml-gpu-configure reads them from the target.
+  for (const std::string &cap : options.caps)
+    if (!StringRef(cap).contains('-'))
+      target.spirvCapabilities.push_back(cap);
   target.spirvExtensions = {"SPV_KHR_storage_buffer_storage_class"};
   target.spirvExtensions.append(options.exts.begin(), options.exts.end());
   pm.addPass(createGpuSPIRVAttachTarget(target));
@@ -94,6 +105,7 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
   OpPassManager &spirvPM = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
   spirvPM.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvPM.addPass(spirv::createSPIRVUpdateVCEPass());
+  spirvPM.addPass(createSpirvBuiltinCapabilitiesPass());
 
   if (!options.hostToLLVM)
     return;

@@ -85,6 +85,18 @@ bool isSymbolName(std::string_view name) {
   return true;
 }
 
+/// A device requirement: a SPIR-V or OpenCL name (letters, digits, '_') or
+/// a device property (with '-': "subgroup-size-32").
+bool isRequirementName(std::string_view name) {
+  if (name.empty())
+    return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9') || c == '_' || c == '-'))
+      return false;
+  return true;
+}
+
 /// Element types as the manifest spells them: the MLIR names, with signless
 /// integers read as signed. NumPy-style aliases are not manifest syntax.
 bool isManifestTypeName(std::string_view name) {
@@ -172,7 +184,7 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
         while (true) {
           size_t comma = list.find(',', start);
           std::string_view r = list.substr(start, comma - start);
-          if (!isSymbolName(r))
+          if (!isRequirementName(r))
             return fail("bad device requirement " + quote(r));
           manifest.requirements.emplace_back(r);
           if (comma == std::string_view::npos)

@@ -74,7 +74,7 @@ std::string VulkanDeviceInfo::describe() const {
 
 std::vector<std::string> VulkanDeviceInfo::spirvCapabilities() const {
   // Shader implies Matrix, which serialized modules declare too.
-  std::vector<std::string> caps = {"Shader", "Matrix"};
+  std::vector<std::string> caps = {"Shader", "Matrix", "GroupNonUniform"};
   auto add = [&](bool has, const char *cap) {
     if (has)
       caps.emplace_back(cap);
@@ -86,7 +86,15 @@ std::vector<std::string> VulkanDeviceInfo::spirvCapabilities() const {
   add(shaderInt64, "Int64");
   add(storageBuffer8Bit, "StorageBuffer8BitAccess");
   add(storageBuffer16Bit, "StorageBuffer16BitAccess");
+  add(cooperativeMatrix, "CooperativeMatrixKHR");
   return caps;
+}
+
+std::vector<std::string> VulkanDeviceInfo::properties() const {
+  std::vector<std::string> list = cooperativeMatrixShapes;
+  if (subgroupSize)
+    list.push_back("subgroup-size-" + std::to_string(subgroupSize));
+  return list;
 }
 
 std::vector<std::string> VulkanDeviceInfo::spirvExtensions() const {
@@ -95,12 +103,14 @@ std::vector<std::string> VulkanDeviceInfo::spirvExtensions() const {
     exts.emplace_back("SPV_KHR_8bit_storage");
   if (storageBuffer16Bit)
     exts.emplace_back("SPV_KHR_16bit_storage");
+  if (cooperativeMatrix)
+    exts.emplace_back("SPV_KHR_cooperative_matrix");
   return exts;
 }
 
 bool VulkanDeviceInfo::supportsSpirv(const std::string &requirement) const {
   for (const std::vector<std::string> &list :
-       {spirvCapabilities(), spirvExtensions()})
+       {spirvCapabilities(), spirvExtensions(), properties()})
     for (const std::string &name : list)
       if (name == requirement)
         return true;
@@ -342,6 +352,79 @@ struct CoopMatFeatures {
   VkBool32 cooperativeMatrixRobustBufferAccess = VK_FALSE;
 };
 
+constexpr VkStructureType kCoopMatPropertiesType =
+    static_cast<VkStructureType>(1000506001);
+/// VkCooperativeMatrixPropertiesKHR.
+struct CoopMatProperties {
+  VkStructureType sType = kCoopMatPropertiesType;
+  void *pNext = nullptr;
+  uint32_t mSize = 0, nSize = 0, kSize = 0;
+  uint32_t aType = 0, bType = 0, cType = 0, resultType = 0;
+  VkBool32 saturatingAccumulation = VK_FALSE;
+  uint32_t scope = 0;
+};
+using GetCoopMatProperties = VkResult(VKAPI_PTR *)(VkPhysicalDevice, uint32_t *,
+                                                   CoopMatProperties *);
+constexpr uint32_t kScopeSubgroup = 3;
+
+/// VkComponentTypeKHR's name for the floating-point and integer types
+/// kernels use, or null.
+const char *componentTypeName(uint32_t type) {
+  switch (type) {
+  case 0:
+    return "f16";
+  case 1:
+    return "f32";
+  case 2:
+    return "f64";
+  case 3:
+    return "i8";
+  case 4:
+    return "i16";
+  case 5:
+    return "i32";
+  case 6:
+    return "i64";
+  case 7:
+    return "u8";
+  case 8:
+    return "u16";
+  case 9:
+    return "u32";
+  case 10:
+    return "u64";
+  default:
+    return nullptr;
+  }
+}
+
+/// The device's subgroup-scope cooperative-matrix shapes with A = B and C
+/// = result types and no saturation, as "coopmat-MxNxK-A-C".
+std::vector<std::string> queryCoopMatShapes(VulkanLoader &vk,
+                                            VkPhysicalDevice phys) {
+  auto get = reinterpret_cast<GetCoopMatProperties>(vk.vkGetInstanceProcAddr(
+      vk.instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+  uint32_t count = 0;
+  if (!get || get(phys, &count, nullptr) != VK_SUCCESS)
+    return {};
+  std::vector<CoopMatProperties> props(count);
+  if (get(phys, &count, props.data()) != VK_SUCCESS)
+    return {};
+  props.resize(count);
+  std::set<std::string> shapes;
+  for (const CoopMatProperties &p : props) {
+    const char *a = componentTypeName(p.aType);
+    const char *c = componentTypeName(p.cType);
+    if (p.scope != kScopeSubgroup || p.aType != p.bType ||
+        p.cType != p.resultType || p.saturatingAccumulation || !a || !c)
+      continue;
+    shapes.insert("coopmat-" + std::to_string(p.mSize) + "x" +
+                  std::to_string(p.nSize) + "x" + std::to_string(p.kSize) +
+                  "-" + a + "-" + c);
+  }
+  return {shapes.begin(), shapes.end()};
+}
+
 /// Device features the runtime enables when the device has them.
 struct FeatureChain {
   VkPhysicalDeviceFeatures2 core{};
@@ -502,6 +585,12 @@ StatusOr<VulkanLoader *> loadVulkan() {
       d.storageBuffer8Bit = features.storage8.storageBuffer8BitAccess;
       d.shaderFloat16 = features.float16Int8.shaderFloat16;
       d.shaderInt8 = features.float16Int8.shaderInt8;
+      d.cooperativeMatrix =
+          d.cooperativeMatrix && features.coopMat.cooperativeMatrix;
+      if (d.cooperativeMatrix)
+        d.cooperativeMatrixShapes = queryCoopMatShapes(vk, phys);
+    } else {
+      d.cooperativeMatrix = false;
     }
     VkPhysicalDeviceMemoryProperties mem;
     vk.vkGetPhysicalDeviceMemoryProperties(phys, &mem);

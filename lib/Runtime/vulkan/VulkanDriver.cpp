@@ -111,6 +111,8 @@ StatusOr<std::vector<DeviceInfo>> enumerate() {
     info.features = device.spirvCapabilities();
     for (const std::string &extension : device.spirvExtensions())
       info.features.push_back(extension);
+    for (const std::string &property : device.properties())
+      info.features.push_back(property);
     infos.push_back(std::move(info));
   }
   return infos;
@@ -123,9 +125,15 @@ std::vector<std::string> getAllFeatures() {
   everything.shaderInt8 = everything.shaderInt16 = everything.shaderInt64 =
       true;
   everything.storageBuffer8Bit = everything.storageBuffer16Bit = true;
+  // Cooperative matrices as NVIDIA and AMD (wave32) GPUs offer them.
+  everything.cooperativeMatrix = true;
+  everything.cooperativeMatrixShapes = {"coopmat-16x16x16-f16-f32"};
+  everything.subgroupSize = 32;
   std::vector<std::string> features = everything.spirvCapabilities();
   for (const std::string &extension : everything.spirvExtensions())
     features.push_back(extension);
+  for (const std::string &property : everything.properties())
+    features.push_back(property);
   return features;
 }
 } // namespace

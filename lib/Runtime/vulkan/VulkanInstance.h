@@ -49,13 +49,19 @@ struct VulkanDeviceInfo {
   bool shaderFloat16 = false, shaderInt8 = false, shaderInt16 = false,
        shaderFloat64 = false, shaderInt64 = false;
   bool storageBuffer16Bit = false, storageBuffer8Bit = false;
-  /// The device offers VK_KHR_cooperative_matrix.
+  /// The device offers VK_KHR_cooperative_matrix and its
+  /// cooperativeMatrix feature.
   bool cooperativeMatrix = false;
+  /// Its subgroup-scope shapes with A = B and C = result types, no
+  /// saturation, as "coopmat-MxNxK-A-C" (e.g. "coopmat-16x16x16-f16-f32").
+  std::vector<std::string> cooperativeMatrixShapes;
 
   /// One line: "llvmpipe (...) (cpu, driver ..., Vulkan 1.3.230, ...)".
   std::string describe() const;
   /// The SPIR-V capabilities kernels may declare on this device: Shader
-  /// (and Matrix, which it implies), and Float16, Float64, Int8, Int16, Int64,
+  /// (and Matrix, which it implies), GroupNonUniform (basic subgroup
+  /// operations, which Vulkan 1.1 guarantees), CooperativeMatrixKHR with the
+  /// extension, and Float16, Float64, Int8, Int16, Int64,
   /// StorageBuffer8BitAccess, StorageBuffer16BitAccess where the device has the
   /// feature.
   std::vector<std::string> spirvCapabilities() const;
@@ -63,8 +69,12 @@ struct VulkanDeviceInfo {
   /// SPV_KHR_storage_buffer_storage_class and the 8/16-bit storage extensions
   /// where the device has the feature.
   std::vector<std::string> spirvExtensions() const;
-  /// Whether kernels needing `requirement` (a capability or extension name
-  /// of the two lists above) can run on this device.
+  /// Properties of the device that kernels may depend on, beyond SPIR-V
+  /// names (each contains a '-'): the cooperative-matrix shapes and
+  /// "subgroup-size-N".
+  std::vector<std::string> properties() const;
+  /// Whether kernels needing `requirement` (a name of the three lists
+  /// above) can run on this device.
   bool supportsSpirv(const std::string &requirement) const;
 };
 

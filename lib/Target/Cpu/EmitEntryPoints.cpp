@@ -203,10 +203,12 @@ void EmitEntryPointsPass::runOnOperation() {
     for (Attribute name : list) {
       auto string = dyn_cast<StringAttr>(name);
       if (!string || string.getValue().empty() ||
-          llvm::any_of(string.getValue(),
-                       [](char c) { return !llvm::isAlnum(c) && c != '_'; })) {
+          llvm::any_of(string.getValue(), [](char c) {
+            return !llvm::isAlnum(c) && c != '_' && c != '-';
+          })) {
         module.emitError() << "device requirement " << name
-                           << " is not a capability or extension name";
+                           << " is not a capability, extension or device "
+                              "property name";
         return signalPassFailure();
       }
       requirements.push_back(string.getValue());

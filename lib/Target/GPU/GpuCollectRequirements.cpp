@@ -3,6 +3,7 @@
 // plaidml-gpu-collect-requirements: reads what the kernels need of the
 // device from the IR, before anything is serialized: the VCE triple of each
 // spirv.module (which spirv-update-vce reduced to what the module uses) and
+// the cooperative-matrix shapes its kernels multiply, and
 // the plaidml.requirements property of each OpenCL kernel object, and
 // records the union on the module for the manifest.
 //
@@ -54,6 +55,20 @@ struct GpuCollectRequirementsPass
       if (!openCL)
         for (spirv::Extension ext : triple->getExtensions())
           requirements.insert(spirv::stringifyExtension(ext).str());
+      // The cooperative-matrix shapes the kernels multiply, named as the
+      // runtime lists the device's; the kernels lay out 32-invocation
+      // subgroups (plaidml.gpu.coop_tile).
+      spirvModule.walk([&](spirv::KHRCooperativeMatrixMulAddOp op) {
+        auto a = cast<spirv::CooperativeMatrixType>(op.getA().getType());
+        auto c = cast<spirv::CooperativeMatrixType>(op.getC().getType());
+        std::string shape;
+        llvm::raw_string_ostream os(shape);
+        os << "coopmat-" << a.getRows() << "x" << c.getColumns() << "x"
+           << a.getColumns() << "-" << a.getElementType() << "-"
+           << c.getElementType();
+        requirements.insert(shape);
+        requirements.insert("subgroup-size-32");
+      });
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -1,7 +1,8 @@
 //===- GpuConfigure.cpp - Choose the workgroup mapping --------------------===//
 //
 // plaidml-gpu-configure: records on every outermost affine.parallel the
-// schedule the passes after it apply: the staged (workgroup-memory) tile of
+// schedule the passes after it apply: the cooperative-matrix tile (f16 on
+// devices that offer them) or staged (workgroup-memory) tile of
 // a matrix-product nest (plaidml-gpu-stage-contraction), else the register
 // tile of a reduction nest
 // (plaidml-gpu-register-tile: a block of outputs per invocation) and the
@@ -187,7 +188,13 @@ struct GpuConfigurePass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    int64_t maxWorkgroupSize = getTargetOrDefault(func).getMaxWorkgroupSize();
+    TargetAttr target = getTargetOrDefault(func);
+    int64_t maxWorkgroupSize = target.getMaxWorkgroupSize();
+    SmallVector<std::string> caps;
+    if (ArrayAttr list = target.getCaps())
+      for (Attribute cap : list)
+        if (auto name = dyn_cast<StringAttr>(cap))
+          caps.push_back(name.str());
     Block &body = func.getBody().front();
     if (!func.getBody().hasOneBlock()) {
       func.emitError("expected a single-block function (docs/ABI.md)");
@@ -242,7 +249,8 @@ struct GpuConfigurePass
     for (auto par : body.getOps<affine::AffineParallelOp>()) {
       if (par->hasAttr(kGpuWorkgroupSizeAttrName) ||
           par->hasAttr(kGpuStagedTileAttrName) ||
-          par->hasAttr(kGpuSplitKAttrName))
+          par->hasAttr(kGpuSplitKAttrName) ||
+          par->hasAttr(kGpuCoopTileAttrName))
         continue;
       OpBuilder builder(par);
       if (staged && !par->hasAttr(kGpuRegisterTileAttrName)) {
@@ -250,6 +258,26 @@ struct GpuConfigurePass
         std::string why;
         std::optional<StagedTile> tile;
         bool analyzed = succeeded(analyzeStagedNest(par, nest, why));
+        std::string coopWhy = "off (coop-matrix=false)";
+        std::optional<CoopTile> coop;
+        if (analyzed && coopMatrix)
+          coop = chooseCoopTile(nest, caps, maxWorkgroupSize,
+                                minStagedWorkgroups, coopWhy);
+        if (coop) {
+          par->setAttr(kGpuCoopTileAttrName,
+                       builder.getDenseI64ArrayAttr(
+                           {coop->tm, coop->tn, coop->tk, coop->sm, coop->sn}));
+          if (remarks)
+            par.emitRemark() << llvm::formatv(
+                "cooperative-matrix tile {0}x{1}x{2}, {3}x{4} per subgroup "
+                "(16x16x16 f16 -> f32), over M x N x K = {5} x {6} x {7}, "
+                "batch {8}",
+                coop->tm, coop->tn, coop->tk, coop->sm, coop->sn, nest.m,
+                nest.n, nest.k, nest.batch);
+          continue;
+        }
+        if (analyzed && remarks && nest.halfFactor[0] && nest.halfFactor[1])
+          par.emitRemark() << "no cooperative-matrix tile: " << coopWhy;
         if (analyzed)
           tile = chooseStagedTile(nest, maxWorkgroupSize, minStagedWorkgroups,
                                   why);

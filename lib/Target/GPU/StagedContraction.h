@@ -48,6 +48,10 @@ struct StagedNest {
   /// row-major A, a transposed B): the staging copy then walks k fastest.
   bool aAlongK = true, bAlongK = false;
   int64_t m = 1, n = 1, k = 1, batch = 1;
+  /// Where each factor (first, second) is an f16 value extended to f32
+  /// (and the sum is f32): that f16 value, which a cooperative-matrix
+  /// kernel stages; else null.
+  Value halfFactor[2];
 };
 
 /// Fills `nest` for `par`, or returns failure with the reason in `why`.
@@ -101,6 +105,42 @@ bool isValidStagedTile(const StagedTile &tile, std::string &why);
 /// before the current step's arithmetic, register accumulators, guarded
 /// edges, and the epilogue and the store per output.
 void applyStagedTile(StagedNest &nest, const StagedTile &tile);
+
+/// A cooperative-matrix schedule: a workgroup of 256 invocations (8
+/// subgroups of 32) computes a tm x tn block of outputs in steps of tk
+/// along the reduction, each subgroup an sm x sn block of 16x16 f32
+/// accumulator matrices (16x16x16 f16 products).
+struct CoopTile {
+  int64_t tm, tn, tk, sm, sn;
+};
+
+/// The SPIR-V capability, and the device properties (features of the
+/// target that are not SPIR-V names) a cooperative-matrix kernel needs.
+inline constexpr llvm::StringLiteral kCoopMatrixCapability =
+    "CooperativeMatrixKHR";
+inline constexpr llvm::StringLiteral kCoopMatrixShapeF16 =
+    "coopmat-16x16x16-f16-f32";
+inline constexpr llvm::StringLiteral kSubgroupSize32 = "subgroup-size-32";
+
+/// The cooperative-matrix tile the configuration chooses: 128x128x32 (each
+/// subgroup 64x32) when the grid still has `minWorkgroups` workgroups, else
+/// 64x64x32 (32x16); none (`why`) unless both factors are f16 extended to
+/// f32, the target lists `caps` with CooperativeMatrixKHR, the 16x16x16
+/// f16 -> f32 shape and 32-invocation subgroups, and M and N are 16 or
+/// more.
+std::optional<CoopTile> chooseCoopTile(const StagedNest &nest,
+                                       ArrayRef<std::string> caps,
+                                       int64_t maxWorkgroupSize,
+                                       int64_t minWorkgroups, std::string &why);
+
+/// Whether `tile` is one applyCoopTile can build (`why` says why not).
+bool isValidCoopTile(const CoopTile &tile, std::string &why);
+
+/// Replaces `nest.par` with a gpu.launch computing it with `tile`: f16
+/// operand tiles staged in workgroup memory, gpu.subgroup_mma_* products
+/// accumulated in f32 matrices, and the epilogue and the store per output
+/// through a 16x16 scratch matrix per subgroup.
+void applyCoopTile(StagedNest &nest, const CoopTile &tile);
 
 } // namespace mlir::plaidml
 

@@ -54,6 +54,14 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       matrix-vector product), the device's workgroups hold fewer than 256
       invocations, or `staged=false`. Such a nest gets neither of the two
       attributes below.
+    - `plaidml.gpu.coop_tile = array<i64: TM, TN, TK, SM, SN>` instead of
+      a staged tile when both factors are f16 values extended to f32 for
+      an f32 sum and the module's `plaidml.target` lists the
+      `CooperativeMatrixKHR` capability, the `coopmat-16x16x16-f16-f32`
+      shape and `subgroup-size-32` among its `caps` (a device with
+      `VK_KHR_cooperative_matrix`; `coop-matrix=false` turns it off):
+      128x128x32 with 64x32 per subgroup when the grid keeps
+      `min-staged-workgroups` workgroups, else 64x64x32 with 32x16.
     - `plaidml.gpu.split_k = array<i64: TN, S>` on such a nest whose M is
       below 16 (a matrix-vector product; with the factors' roles swapped
       when only the first has dimensions of its own) and K at least 256,
@@ -94,6 +102,9 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
     Option<"staged", "staged", "bool", /*default=*/"true",
            "Stage the operands of matrix-product nests in workgroup memory "
            "(plaidml.gpu.staged_tile)">,
+    Option<"coopMatrix", "coop-matrix", "bool", /*default=*/"true",
+           "Compute f16 matrix products with cooperative matrices "
+           "(plaidml.gpu.coop_tile) where the target offers them">,
     Option<"minStagedWorkgroups", "min-staged-workgroups", "int64_t", "264",
            "Fewest workgroups a 128x128 staged tile may leave (twice the "
            "compute units of a large GPU); below, 64x64 tiles">,
@@ -171,8 +182,26 @@ def GpuStageContractionPass
     barrier the `s = 0` invocation adds the `S` partial sums in order and
     runs the epilogue and the store.
 
+    `plaidml.gpu.coop_tile = array<i64: TM, TN, TK, SM, SN>` (f16 factors
+    summed in f32; `(TM / SM) * (TN / SN)` subgroups of 32 invocations must
+    be 256 invocations, 16 must divide SM, SN and TK): the same launch,
+    staging copies (f16 elements, both tiles K-major, rows padded by 8
+    halves so that every 16x16 matrix starts 16-byte aligned) and
+    carried next-step loads as the staged tile; subgroup `g`
+    (`gpu.subgroup_id`) owns the `SM x SN` block at `(g / (TN / SN)) * SM,
+    (g % (TN / SN)) * SN` as 16x16 f32 `!gpu.mma_matrix` accumulators and
+    per 16 steps of K loads its A matrices (column-major, `transpose`) and
+    B matrices from workgroup memory with `gpu.subgroup_mma_load_matrix`
+    and accumulates them with `gpu.subgroup_mma_compute`. After the loop
+    each accumulator goes through the subgroup's 16x16 f32 scratch matrix
+    in workgroup memory (`gpu.subgroup_mma_store_matrix`, barrier), and
+    each lane (`gpu.lane_id`) runs the epilogue and the guarded store of 8
+    of its elements. convert-gpu-to-spirv makes the `spirv.KHR.
+    CooperativeMatrix*` ops of them.
+
     A staged tile the nest cannot take (not a product of two factors, a
-    wrong tile) is an error naming the reason.
+    wrong tile, a cooperative-matrix tile on factors that are not f16) is
+    an error naming the reason.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::gpu::GPUDialect",
@@ -278,7 +307,11 @@ def GpuCollectRequirementsPass
       (the module's `plaidml.target`) every capability and extension; on an
       OpenCL target `spirv` (the device must take SPIR-V) and the extension
       behind its `Float64` and `Float16` capabilities (`cl_khr_fp64`,
-      `cl_khr_fp16`).
+      `cl_khr_fp16`). A Vulkan module's `spirv.KHR.CooperativeMatrixMulAdd`
+      ops add their shape as the runtime names the device's
+      (`coopmat-16x16x16-f16-f32`: M x N x K, input and accumulator types)
+      and `subgroup-size-32` (the cooperative-matrix kernels lay out
+      subgroups of 32 invocations).
     - Every `#gpu.object` of a `gpu.binary` contributes its
       `plaidml.requirements` property (the OpenCL passes record what the
       object's OpenCL C enables, or, for a bundle without OpenCL C, what its

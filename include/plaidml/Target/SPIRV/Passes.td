@@ -120,4 +120,24 @@ def NestSpirvModulesPass
   }];
 }
 
+def SpirvBuiltinCapabilitiesPass
+    : Pass<"plaidml-spirv-builtin-capabilities", "mlir::spirv::ModuleOp"> {
+  let summary = "Declare the capability subgroup built-ins need";
+  let description = [{
+    Runs after `spirv-update-vce`, which deduces capabilities from ops and
+    types but not from built-in variables: a Shader module that declares
+    the `SubgroupId`, `SubgroupLocalInvocationId`, `NumSubgroups` or
+    `SubgroupSize` built-in (from `gpu.subgroup_id`, `gpu.lane_id`, ...)
+    gets `GroupNonUniform` in its `vce_triple` (and version 1.3 at least,
+    where it is core), as SPIR-V requires:
+
+    ```mlir
+    spirv.module Logical GLSL450 requires #spirv.vce<v1.6, [Shader, GroupNonUniform, ...], [...]> {
+      spirv.GlobalVariable @__builtin__SubgroupId__ built_in("SubgroupId") : !spirv.ptr<i32, Input>
+      ...
+    }
+    ```
+  }];
+}
+
 #endif // PLAIDML_TARGET_SPIRV_PASSES_TD

@@ -40,7 +40,9 @@ void PlaidMLDialect::registerAttributes() {
 // TargetAttr
 //===----------------------------------------------------------------------===//
 
-/// Checks that `list` (when present) holds non-empty strings.
+/// Checks that `list` (when present) holds names: letters, digits, '_'
+/// (SPIR-V and OpenCL names) and '-' (device properties such as
+/// `subgroup-size-32`).
 static LogicalResult verifyNames(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef what, ArrayAttr list) {
   if (!list)
@@ -48,8 +50,9 @@ static LogicalResult verifyNames(function_ref<InFlightDiagnostic()> emitError,
   for (Attribute element : list) {
     auto name = dyn_cast<StringAttr>(element);
     if (!name || name.getValue().empty() ||
-        llvm::any_of(name.getValue(),
-                     [](char c) { return !llvm::isAlnum(c) && c != '_'; }))
+        llvm::any_of(name.getValue(), [](char c) {
+          return !llvm::isAlnum(c) && c != '_' && c != '-';
+        }))
       return emitError() << "'" << what << "' must list capability or "
                          << "extension names, not " << element;
   }
@@ -216,15 +219,19 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
                                [](int64_t size) { return size >= 1; }),
                   "sizes must be at least 1");
   }
-  if (name == kGpuStagedTileAttrName || name == kGpuSplitKAttrName) {
-    bool staged = name == kGpuStagedTileAttrName;
+  if (name == kGpuStagedTileAttrName || name == kGpuSplitKAttrName ||
+      name == kGpuCoopTileAttrName) {
+    bool staged = name != kGpuSplitKAttrName;
     auto sizes = dyn_cast<DenseI64ArrayAttr>(value);
     if (failed(expect(isa<affine::AffineParallelOp>(op) && sizes &&
                           sizes.size() == (staged ? 5 : 2),
-                      staged ? "must be an array<i64: TM, TN, TK, RM, RN> on "
-                               "an affine.parallel"
-                             : "must be an array<i64: TN, S> on an "
-                               "affine.parallel")))
+                      name == kGpuStagedTileAttrName
+                          ? "must be an array<i64: TM, TN, TK, RM, RN> on an "
+                            "affine.parallel"
+                      : staged ? "must be an array<i64: TM, TN, TK, SM, SN> on "
+                                 "an affine.parallel"
+                               : "must be an array<i64: TN, S> on an "
+                                 "affine.parallel")))
       return failure();
     return expect(llvm::all_of(sizes.asArrayRef(),
                                [](int64_t size) { return size >= 1; }),

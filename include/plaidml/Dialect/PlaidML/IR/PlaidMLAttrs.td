@@ -36,6 +36,7 @@ def PlaidML_Dialect : Dialect {
     | `plaidml.gpu.workgroup_size` | `affine.parallel` | `array<i64: ...>`, one positive size per dimension | `plaidml-gpu-configure` (for the ranges left after the register tile) | `plaidml-gpu-tile-workgroups` |
     | `plaidml.gpu.register_tile` | `affine.parallel` | `array<i64: ...>`, one positive factor per dimension | `plaidml-gpu-configure` | `plaidml-gpu-register-tile` |
     | `plaidml.gpu.staged_tile` | `affine.parallel` | `array<i64: TM, TN, TK, RM, RN>`, positive | `plaidml-gpu-configure` (matrix-product nests) | `plaidml-gpu-stage-contraction` |
+    | `plaidml.gpu.coop_tile` | `affine.parallel` | `array<i64: TM, TN, TK, SM, SN>`, positive | `plaidml-gpu-configure` (f16 matrix-product nests on devices with cooperative matrices) | `plaidml-gpu-stage-contraction` |
     | `plaidml.gpu.split_k` | `affine.parallel` | `array<i64: TN, S>`, positive | `plaidml-gpu-configure` (matrix-vector nests) | `plaidml-gpu-stage-contraction` |
 
     The properties `plaidml.kernel_format`, `plaidml.kernel_formats`,
@@ -92,7 +93,10 @@ def PlaidML_TargetAttr : PlaidML_Attr<"Target", "target"> {
       artifact moves between machines.
     - `caps`, `exts`: what the kernels may use. Vulkan: SPIR-V capabilities
       and extensions beyond `Shader` and
-      `SPV_KHR_storage_buffer_storage_class`. OpenCL: device extensions
+      `SPV_KHR_storage_buffer_storage_class`, and in `caps` the device
+      properties that are not SPIR-V names (they contain a `-`):
+      `coopmat-16x16x16-f16-f32` (a subgroup-scope cooperative matrix
+      shape, f16 inputs, f32 accumulator), `subgroup-size-32`. OpenCL: device extensions
       (`cl_khr_fp64`, `cl_khr_fp16`). Empty for a CPU.
     - `max_workgroup_size`: most invocations per workgroup, 1-1024
       (`plaidml-gpu-configure`).

@@ -59,6 +59,12 @@ inline constexpr llvm::StringLiteral kGpuStagedTileAttrName =
 /// which plaidml-gpu-configure chooses and plaidml-gpu-stage-contraction
 /// applies.
 inline constexpr llvm::StringLiteral kGpuSplitKAttrName = "plaidml.gpu.split_k";
+/// On an outermost affine.parallel that is a batch of matrix products of
+/// f16 factors with f32 accumulation: the cooperative-matrix schedule (TM,
+/// TN, TK of the workgroup tile, SM, SN of each subgroup's tile), which
+/// plaidml-gpu-configure chooses and plaidml-gpu-stage-contraction applies.
+inline constexpr llvm::StringLiteral kGpuCoopTileAttrName =
+    "plaidml.gpu.coop_tile";
 /// On the module, and as a property of an OpenCL kernel object: what the
 /// kernels need of the device (SPIR-V capabilities and extensions for
 /// Vulkan; OpenCL extensions, and `spirv` for SPIR-V-only kernels, for

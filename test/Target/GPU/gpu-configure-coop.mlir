@@ -1,0 +1,156 @@
+// The cooperative-matrix tile plaidml-gpu-configure chooses for f16
+// matrix products on a target that lists CooperativeMatrixKHR, the
+// 16x16x16 f16 -> f32 shape and 32-invocation subgroups, and why it
+// chooses none elsewhere.
+// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-configure=remarks=1 \
+// RUN:   -verify-diagnostics | FileCheck %s
+// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-configure=coop-matrix=0 \
+// RUN:   | FileCheck %s --check-prefix=OFF
+// OFF-NOT: plaidml.gpu.coop_tile
+
+// 32 x 32 workgroups of 128x128: the large tile, 64x32 per subgroup.
+// CHECK-LABEL: func.func @large
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 32>}
+// OFF-LABEL:   func.func @large
+// OFF:         plaidml.gpu.staged_tile = array<i64: 128, 128, 8, 8, 8>
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @large(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memref<4096x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 128x128x32, 64x32 per subgroup (16x16x16 f16 -> f32), over M x N x K = 4096 x 4096 x 64, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (4096, 4096) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<4096x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x4096xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<4096x4096xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// Few workgroups of 128x128: 64x64, 32x16 per subgroup; odd sizes.
+// CHECK-LABEL: func.func @small
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @small(%a: memref<100x45xf16>, %b: memref<45x70xf16>, %c: memref<100x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), over M x N x K = 100 x 70 x 45, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (100, 70) {
+    %r = affine.for %k = 0 to 45 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<100x45xf16>
+      %y = affine.load %b[%k, %n] : memref<45x70xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<100x70xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// A device without the shape (lavapipe, PoCL) keeps the SIMT staged tile.
+// CHECK-LABEL: func.func @no_shape
+// CHECK:       } {plaidml.gpu.staged_tile = array<i64: 32, 32, 16, 2, 2>}
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "subgroup-size-32"]>} {
+func.func @no_shape(%a: memref<100x45xf16>, %b: memref<45x70xf16>, %c: memref<100x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+2 {{no cooperative-matrix tile: the target does not list coopmat-16x16x16-f16-f32}}
+  // expected-remark @+1 {{staged tile 32x32x16}}
+  affine.parallel (%m, %n) = (0, 0) to (100, 70) {
+    %r = affine.for %k = 0 to 45 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<100x45xf16>
+      %y = affine.load %b[%k, %n] : memref<45x70xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<100x70xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// Subgroups of another size: no cooperative-matrix tile.
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-64"]>} {
+func.func @subgroup64(%a: memref<100x45xf16>, %b: memref<45x70xf16>, %c: memref<100x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+2 {{no cooperative-matrix tile: the target does not list subgroup-size-32}}
+  // expected-remark @+1 {{staged tile 32x32x16}}
+  affine.parallel (%m, %n) = (0, 0) to (100, 70) {
+    %r = affine.for %k = 0 to 45 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<100x45xf16>
+      %y = affine.load %b[%k, %n] : memref<45x70xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<100x70xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// f32 factors: the SIMT staged tile, without a cooperative-matrix remark.
+// CHECK-LABEL: func.func @single
+// CHECK:       } {plaidml.gpu.staged_tile = array<i64: 32, 32, 16, 2, 2>}
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @single(%a: memref<100x45xf32>, %b: memref<45x70xf32>, %c: memref<100x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{staged tile 32x32x16}}
+  affine.parallel (%m, %n) = (0, 0) to (100, 70) {
+    %r = affine.for %k = 0 to 45 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<100x45xf32>
+      %y = affine.load %b[%k, %n] : memref<45x70xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<100x70xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// A GEMV (M = 1): no cooperative-matrix tile (M below 16); split K.
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @gemv(%a: memref<1x512xf16>, %b: memref<512x300xf16>, %c: memref<1x300xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+2 {{no cooperative-matrix tile: M or N is below 16}}
+  // expected-remark @+1 {{split-K tile}}
+  affine.parallel (%m, %n) = (0, 0) to (1, 300) {
+    %r = affine.for %k = 0 to 512 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<1x512xf16>
+      %y = affine.load %b[%k, %n] : memref<512x300xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<1x300xf32>
+  }
+  return
+}
+}

@@ -1,0 +1,61 @@
+// The kernel plaidml-gpu-stage-contraction builds for a cooperative-matrix
+// tile: f16 tiles staged K-major in workgroup memory (rows padded by 8
+// halves), subgroup g's 16x16 f32 accumulators at rows (g / 4) * 32 and
+// columns (g % 4) * 16 of the 64x64 tile, A read column-major, B
+// row-major, the next step's loads carried, and the epilogue (a bias)
+// through the subgroup's scratch matrix with guarded stores (100 x 70 is
+// not a multiple of 64).
+// RUN: plaidml-opt %s -split-input-file -plaidml-gpu-stage-contraction \
+// RUN:   -canonicalize -cse | FileCheck %s
+
+// CHECK-LABEL: func.func @coop
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads(%[[TID:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c256,
+// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<32x72xf16, 3>
+// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<32x72xf16, 3>
+// CHECK-DAG:   %[[SCRATCH:.*]] = memref.alloc() : memref<8x16x16xf32, 3>
+// CHECK:       %[[SG:.*]] = gpu.subgroup_id : index
+// CHECK:       %[[LANE:.*]] = gpu.lane_id
+// CHECK:       %[[SGM:.*]] = arith.divui %[[SG]], %c4 : index
+// CHECK:       %[[M0:.*]] = arith.muli %[[SGM]], %c32 : index
+// CHECK:       %[[SGN:.*]] = arith.remui %[[SG]], %c4 : index
+// CHECK:       %[[N0:.*]] = arith.muli %[[SGN]], %c16 : index
+// CHECK:       %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
+// CHECK:       memref.load %arg0[{{.*}}] : memref<100x45xf16>
+// CHECK:       %[[LOOP:.*]]:18 = scf.for %{{.*}} = %c0 to %c64 step %c32 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], {{.*}}) -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, f16,
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[A]][{{.*}}] : memref<32x72xf16, 3>
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[B]][{{.*}}] : memref<32x72xf16, 3>
+// CHECK:       gpu.barrier
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%c0, %[[M0]]] {leadDimension = 72 : index, transpose} : memref<32x72xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%c0, %[[N0]]] {leadDimension = 72 : index} : memref<32x72xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK:       gpu.subgroup_mma_compute
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%c16, %[[M0]]]
+// CHECK:       gpu.barrier
+// CHECK-NEXT:  scf.yield
+// CHECK:       gpu.subgroup_mma_store_matrix %[[LOOP]]#0, %[[SCRATCH]][%[[SG]], %c0, %c0] {leadDimension = 16 : index}
+// CHECK-NEXT:  gpu.barrier
+// CHECK:       memref.load %[[SCRATCH]][%[[SG]], {{.*}}] : memref<8x16x16xf32, 3>
+// CHECK:       scf.if
+// CHECK:       memref.load %arg2[{{.*}}] : memref<70xf32>
+// CHECK:       arith.addf
+// CHECK:       memref.store %{{.*}}, %arg3[{{.*}}] : memref<100x70xf32>
+// CHECK:       gpu.barrier
+// CHECK-NEXT:  gpu.subgroup_mma_store_matrix %[[LOOP]]#1, %[[SCRATCH]]
+// CHECK-NOT:   affine.parallel
+func.func @coop(%a: memref<100x45xf16>, %b: memref<45x70xf16>, %bias: memref<70xf32>, %c: memref<100x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (100, 70) {
+    %r = affine.for %k = 0 to 45 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<100x45xf16>
+      %y = affine.load %b[%k, %n] : memref<45x70xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    %bb = affine.load %bias[%n] : memref<70xf32>
+    %o = arith.addf %r, %bb : f32
+    affine.store %o, %c[%m, %n] : memref<100x70xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  return
+}
