@@ -13,6 +13,11 @@
 // an entry that does not match its record (truncated, altered, or another
 // program's artifact) is discarded with a warning and compiled again.
 // Stray temporary files from killed compiles are never read.
+// getCachedSourceArtifact keys a program by the bytes of the file it is
+// imported from (an ONNX model) and keeps the importer's side files (the
+// model's description and weights) in the entry, checked with it; a record
+// named by the file's path, inode, size and times remembers its content
+// hash, so a hit neither imports nor even reads the file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +36,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cerrno>
 #include <chrono>
@@ -246,11 +252,35 @@ static void removeStaleTemporaries(StringRef dir) {
 }
 
 /// The record of an entry: the key it was compiled for, its size and its
-/// SHA-256, one per line.
-static std::string formatRecord(StringRef key, ArrayRef<uint8_t> bytes) {
+/// SHA-256, one per line, then `extra` (the lines of a source entry's side
+/// files, formatSideRecord).
+static std::string formatRecord(StringRef key, ArrayRef<uint8_t> bytes,
+                                StringRef extra = "") {
   return "plaidml-cache-entry 1\nkey " + key.str() + "\nsize " +
          std::to_string(bytes.size()) + "\nsha256 " +
-         llvm::toHex(llvm::SHA256::hash(bytes), /*LowerCase=*/true) + "\n";
+         llvm::toHex(llvm::SHA256::hash(bytes), /*LowerCase=*/true) + "\n" +
+         extra.str();
+}
+
+static ArrayRef<uint8_t> getBytes(const llvm::MemoryBuffer &buffer) {
+  return ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(buffer.getBufferStart()),
+      buffer.getBufferSize());
+}
+
+/// The record lines of a source entry's side files: the description's size
+/// and SHA-256, the data's size and XXH3-128 (the data is the model's
+/// weights, hashed on every hit: XXH3 reads 100 MB in about 16 ms where
+/// SHA-256 takes 400; code, the artifact, keeps its SHA-256).
+static std::string formatSideRecord(ArrayRef<uint8_t> description,
+                                    ArrayRef<uint8_t> data) {
+  llvm::XXH128_hash_t h = llvm::xxh3_128bits(data);
+  return "description-size " + std::to_string(description.size()) +
+         "\ndescription-sha256 " +
+         llvm::toHex(llvm::SHA256::hash(description), /*LowerCase=*/true) +
+         "\ndata-size " + std::to_string(data.size()) + "\ndata-xxh3-128 " +
+         llvm::utohexstr(h.high64, /*LowerCase=*/true, 16) +
+         llvm::utohexstr(h.low64, /*LowerCase=*/true, 16) + "\n";
 }
 
 static std::unique_ptr<llvm::MemoryBuffer> readFile(StringRef path,
@@ -267,8 +297,8 @@ static std::unique_ptr<llvm::MemoryBuffer> readFile(StringRef path,
 
 /// Why the entry `entry` (with its record `record`) is not the intact
 /// artifact of `key`, or "" when it is.
-static std::string verifyEntry(StringRef entry, StringRef record,
-                               StringRef key) {
+static std::string verifyEntry(StringRef entry, StringRef record, StringRef key,
+                               StringRef extra = "") {
   struct stat st;
   std::string name = entry.str();
   if (lstat(name.c_str(), &st) != 0)
@@ -286,10 +316,8 @@ static std::string verifyEntry(StringRef entry, StringRef record,
   std::unique_ptr<llvm::MemoryBuffer> bytes = readFile(entry, why);
   if (!bytes)
     return why;
-  ArrayRef<uint8_t> data(
-      reinterpret_cast<const uint8_t *>(bytes->getBufferStart()),
-      bytes->getBufferSize());
-  std::string expected = formatRecord(key, data);
+  ArrayRef<uint8_t> data = getBytes(*bytes);
+  std::string expected = formatRecord(key, data, extra);
   if (recordText->getBuffer() == expected)
     return "";
   // Say which field differs.
@@ -308,6 +336,11 @@ static std::string verifyEntry(StringRef entry, StringRef record,
              (h.starts_with("size ") ? h.drop_front(5).str() : "another size");
     if (w.starts_with("sha256 "))
       return "its SHA-256 differs from the one recorded when it was written";
+    if (w.starts_with("description-"))
+      return "its description differs from the one recorded when it was "
+             "written";
+    if (w.starts_with("data-"))
+      return "its data differs from the one recorded when it was written";
     break;
   }
   return "its record is malformed";
@@ -455,4 +488,270 @@ mlir::plaidml::getCachedArtifact(MLIRContext &context, StringRef programText,
   }
   removeTemp.releaseFile();
   return CachedArtifact{path.str().str(), /*hit=*/false, ms};
+}
+
+//===----------------------------------------------------------------------===//
+// Entries keyed by a source file (an ONNX model)
+//===----------------------------------------------------------------------===//
+
+/// The key of a source entry: the program is named by the SHA-256 of the
+/// source file's bytes (`contentHash`) and `importKey` (what the importer
+/// made of them: its version and options) instead of its text.
+static std::string getSourceKey(StringRef contentHash, StringRef importKey,
+                                StringRef optionsString, StringRef device) {
+  return getCacheKey(("source " + importKey + "\n" + contentHash).str(),
+                     optionsString, device);
+}
+
+/// The name of the record of what `path` held when it looked like `st`:
+/// a hash of its resolved path, device, inode, size and modification and
+/// change times (the change time moves on every write, and cannot be set).
+static std::string getStatKey(StringRef realPath, const struct stat &st) {
+  llvm::SHA256 hash;
+  for (const std::string &text :
+       {std::string("plaidml-source-stat 1"), realPath.str(),
+        std::to_string(st.st_dev), std::to_string(st.st_ino),
+        std::to_string(st.st_size), std::to_string(st.st_mtim.tv_sec),
+        std::to_string(st.st_mtim.tv_nsec), std::to_string(st.st_ctim.tv_sec),
+        std::to_string(st.st_ctim.tv_nsec)}) {
+    hash.update(std::to_string(text.size()) + ":");
+    hash.update(text);
+  }
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+static bool sameFile(const struct stat &a, const struct stat &b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+         a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
+         a.st_mtim.tv_nsec == b.st_mtim.tv_nsec &&
+         a.st_ctim.tv_sec == b.st_ctim.tv_sec &&
+         a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
+}
+
+static constexpr StringLiteral kSourceRecordHeader = "plaidml-source-hash 1\n";
+
+/// The content hash recorded for `statKey` in `dir`, or "" (none, or one
+/// that is not a regular file of the user that only the user can write).
+static std::string readSourceRecord(StringRef dir, StringRef statKey) {
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, statKey + ".src");
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
+    return "";
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> text = readFile(path, why);
+  if (!text)
+    return "";
+  StringRef body = text->getBuffer();
+  if (!body.consume_front(kSourceRecordHeader) || !body.consume_back("\n") ||
+      body.size() != 64 || !llvm::all_of(body, llvm::isHexDigit))
+    return "";
+  return body.str();
+}
+
+/// The source entry `key` in `dir` when it is there and intact: its
+/// artifact, description and data; a damaged one is removed with a warning.
+static std::optional<CachedSource> findSourceEntry(StringRef dir, StringRef key,
+                                                   Location loc) {
+  SmallString<256> path(dir), record(dir), description(dir), data(dir);
+  llvm::sys::path::append(path, key + ".so");
+  llvm::sys::path::append(record, key + ".meta");
+  llvm::sys::path::append(description, key + ".desc");
+  llvm::sys::path::append(data, key + ".data");
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0)
+    return std::nullopt;
+  CachedSource result;
+  std::string why;
+  for (StringRef side : {StringRef(description), StringRef(data)}) {
+    if (lstat(side.str().c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+      why = "'" + side.str() + "' is missing, or not a regular file of yours";
+      break;
+    }
+  }
+  if (why.empty()) {
+    result.description = readFile(description, why);
+    if (result.description)
+      result.data = readFile(data, why);
+  }
+  if (why.empty())
+    why = verifyEntry(path, record, key,
+                      formatSideRecord(getBytes(*result.description),
+                                       getBytes(*result.data)));
+  if (why.empty()) {
+    result.artifact = CachedArtifact{path.str().str(), /*hit=*/true, 0};
+    return result;
+  }
+  emitWarning(loc) << "discarding the compile cache entry '" << path
+                   << "': " << why << "; compiling it again";
+  for (StringRef file : {StringRef(path), StringRef(record),
+                         StringRef(description), StringRef(data)})
+    (void)llvm::sys::fs::remove(file);
+  return std::nullopt;
+}
+
+/// Writes `bytes` to a temporary file in `dir` and renames it to `path`.
+static LogicalResult writeEntryFile(StringRef dir, StringRef key,
+                                    StringRef bytes, StringRef path,
+                                    Location loc) {
+  SmallString<256> temp;
+  if (std::error_code ec = writeTemporary(dir, key, bytes, temp)) {
+    emitError(loc) << "cannot write in '" << dir << "': " << ec.message();
+    return failure();
+  }
+  llvm::FileRemover remover(temp);
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    emitError(loc) << "cannot move a file to '" << path
+                   << "': " << ec.message();
+    return failure();
+  }
+  remover.releaseFile();
+  return success();
+}
+
+FailureOr<CachedSource> mlir::plaidml::getCachedSourceArtifact(
+    MLIRContext &context, StringRef sourcePath, StringRef importKey,
+    const CompileOptions &options,
+    llvm::function_ref<FailureOr<ImportedSource>(StringRef bytes)> import) {
+  Location loc = FileLineColLoc::get(&context, sourcePath, 0, 0);
+  llvm::Expected<std::string> optionsString = getResolvedOptionsString(options);
+  if (!optionsString) {
+    emitError(loc) << llvm::toString(optionsString.takeError());
+    return failure();
+  }
+  std::string dir = chooseCacheDirectory(loc);
+  std::string source = sourcePath.str();
+  struct stat before;
+  SmallString<256> realPath;
+  if (stat(source.c_str(), &before) != 0 ||
+      llvm::sys::fs::real_path(sourcePath, realPath)) {
+    emitError(loc) << "cannot read '" << sourcePath
+                   << "': " << std::strerror(errno);
+    return failure();
+  }
+
+  // A hit through the record of the file's last known state: the file is
+  // neither read nor imported.
+  std::string statKey = getStatKey(realPath, before);
+  if (!dir.empty()) {
+    std::string hash = readSourceRecord(dir, statKey);
+    if (!hash.empty())
+      if (std::optional<CachedSource> hit = findSourceEntry(
+              dir,
+              getSourceKey(hash, importKey, *optionsString, options.device),
+              loc))
+        return std::move(*hit);
+  }
+
+  // Otherwise the file is read once: hashed, and on a miss imported from
+  // these same bytes (IsVolatile: read, not mapped, so a writer cannot
+  // change them under the importer).
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      llvm::MemoryBuffer::getFile(sourcePath, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false,
+                                  /*IsVolatile=*/true);
+  if (!bytes) {
+    emitError(loc) << "cannot read '" << sourcePath
+                   << "': " << bytes.getError().message();
+    return failure();
+  }
+  std::string hash =
+      llvm::toHex(llvm::SHA256::hash(getBytes(**bytes)), /*LowerCase=*/true);
+  struct stat after;
+  // The record goes in when the file did not change while it was read and
+  // its last change is over two seconds older than the read: a write in the
+  // same tick of the file system's clock would leave the same times behind.
+  if (!dir.empty() && stat(source.c_str(), &after) == 0 &&
+      sameFile(before, after) &&
+      after.st_ctim.tv_sec + 2 < std::chrono::system_clock::to_time_t(
+                                     std::chrono::system_clock::now())) {
+    SmallString<256> record(dir);
+    llvm::sys::path::append(record, statKey + ".src");
+    (void)writeEntryFile(
+        dir, statKey, (kSourceRecordHeader + hash + "\n").str(), record, loc);
+  }
+  std::string key =
+      getSourceKey(hash, importKey, *optionsString, options.device);
+  if (!dir.empty())
+    if (std::optional<CachedSource> hit = findSourceEntry(dir, key, loc))
+      return std::move(*hit);
+
+  // A miss: import, then compile like a program.
+  FailureOr<ImportedSource> imported = import((*bytes)->getBuffer());
+  if (failed(imported))
+    return failure();
+  CachedSource result;
+  result.imported = true;
+  auto keep = [&](std::string &text) {
+    return llvm::MemoryBuffer::getMemBufferCopy(text, sourcePath);
+  };
+  if (dir.empty() || !imported->cacheable) {
+    FailureOr<CachedArtifact> artifact =
+        dir.empty() ? compileUncached(context, imported->programText, options,
+                                      sourcePath, loc)
+                    : getCachedArtifact(context, imported->programText, options,
+                                        sourcePath);
+    if (failed(artifact))
+      return failure();
+    result.artifact = *artifact;
+    result.description = keep(imported->description);
+    result.data = std::move(imported->data);
+    return result;
+  }
+  // The artifact goes through the cache under the source key; the side
+  // files and the record are written before it is renamed into place.
+  SmallString<256> tempPath;
+  if (std::error_code ec = createEntryFile(dir, key, tempPath)) {
+    emitError(loc) << "cannot write a compiled artifact in '" << dir
+                   << "': " << ec.message();
+    return failure();
+  }
+  llvm::FileRemover removeTemp(tempPath);
+  removeStaleTemporaries(dir);
+  auto start = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      imported->programText, ParserConfig(&context), sourcePath);
+  if (!module || failed(compileToArtifact(*module, options, tempPath)))
+    return failure();
+  module = nullptr;
+  imported->programText.clear();
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> artifact = readFile(tempPath, why);
+  if (!artifact) {
+    emitError(loc) << why;
+    return failure();
+  }
+  StringRef description = imported->description;
+  ArrayRef<uint8_t> data = getBytes(*imported->data);
+  SmallString<256> path(dir), record(dir), descriptionPath(dir), dataPath(dir);
+  llvm::sys::path::append(path, key + ".so");
+  llvm::sys::path::append(record, key + ".meta");
+  llvm::sys::path::append(descriptionPath, key + ".desc");
+  llvm::sys::path::append(dataPath, key + ".data");
+  std::string recordText = formatRecord(
+      key, getBytes(*artifact),
+      formatSideRecord(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(
+                                             description.data()),
+                                         description.size()),
+                       data));
+  if (failed(writeEntryFile(dir, key, recordText, record, loc)) ||
+      failed(writeEntryFile(dir, key, description, descriptionPath, loc)) ||
+      failed(
+          writeEntryFile(dir, key, imported->data->getBuffer(), dataPath, loc)))
+    return failure();
+  if (std::error_code ec = llvm::sys::fs::rename(tempPath, path)) {
+    emitError(loc) << "cannot move the compiled artifact to '" << path
+                   << "': " << ec.message();
+    return failure();
+  }
+  removeTemp.releaseFile();
+  result.artifact = CachedArtifact{path.str().str(), /*hit=*/false, ms};
+  result.description = keep(imported->description);
+  result.data = std::move(imported->data);
+  return result;
 }

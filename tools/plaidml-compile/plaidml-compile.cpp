@@ -6,7 +6,10 @@
 // stderr, and the exit status is non-zero. `--use-cache` compiles through
 // the on-disk cache (lib/Compiler/Cache.cpp) and reports hit or miss.
 // A .onnx model is imported first (docs/Onnx.md); its weights are the
-// artifact's last inputs, written as DIR/argN.npy by --params-dir.
+// artifact's last inputs, written as DIR/argN.npy by --params-dir. With
+// --use-cache a model is compiled through the cache by its file's bytes
+// (plaidml/Runner/OnnxCache.h): a hit does not import it (`model: not
+// imported` on stdout) and the weights come from the cache entry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "plaidml/Compiler/DeviceTarget.h"
 #include "plaidml/Import/Onnx.h"
 #include "plaidml/InitAll.h"
+#include "plaidml/Runner/OnnxCache.h"
 #include "plaidml/Support/NestingLimit.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -104,55 +108,82 @@ static cl::list<std::string>
                         "an op reads at import time (a Reshape's shape)"),
                cl::value_desc("name=file"), cl::cat(category));
 
-/// Imports the ONNX model `path` and returns its Tile IR (weights as
-/// parameters, written to --params-dir); "" after reporting an error.
-static std::string importOnnx(const std::string &path) {
-  ::plaidml::onnx::ImportOptions importOptions;
+/// The --input values; false after reporting an error.
+static bool getImportOptions(::plaidml::onnx::ImportOptions &importOptions) {
   for (const std::string &kv : onnxInputs) {
     size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
       llvm::errs() << "plaidml-compile: error: --input needs NAME=FILE.npy, "
                    << "got '" << kv << "'\n";
-      return "";
+      return false;
     }
     std::string error;
     std::optional<::plaidml::rt::HostArray> array =
         ::plaidml::rt::readNpy(kv.substr(eq + 1), error);
     if (!array) {
       llvm::errs() << "plaidml-compile: error: " << error << "\n";
-      return "";
+      return false;
     }
     importOptions.knownInputs[kv.substr(0, eq)] = std::move(*array);
   }
+  return true;
+}
+
+/// Writes the `count` weights `get(i)` to --params-dir as arg<first+i>.npy
+/// (or warns that they exist); false after reporting an error.
+static bool
+writeParams(size_t first, size_t count,
+            llvm::function_ref<::plaidml::rt::HostArray(size_t)> get) {
+  if (paramsDir.empty()) {
+    if (count != 0)
+      llvm::errs() << "plaidml-compile: warning: the model's " << count
+                   << " weights are inputs of the artifact; --params-dir DIR "
+                      "writes them\n";
+    return true;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(paramsDir)) {
+    llvm::errs() << "plaidml-compile: error: cannot create '" << paramsDir
+                 << "': " << ec.message() << "\n";
+    return false;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    std::string error;
+    if (!::plaidml::rt::writeNpy(paramsDir + "/arg" +
+                                     std::to_string(first + i) + ".npy",
+                                 get(i), error)) {
+      llvm::errs() << "plaidml-compile: error: " << error << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Imports the ONNX model `path` and returns its Tile IR (weights as
+/// parameters, written to --params-dir); "" after reporting an error.
+static std::string importOnnx(const std::string &path) {
+  ::plaidml::onnx::ImportOptions importOptions;
+  if (!getImportOptions(importOptions))
+    return "";
   auto model = ::plaidml::onnx::importOnnxFile(path, importOptions);
   if (!model.ok()) {
     llvm::errs() << "plaidml-compile: error: " << model.message() << "\n";
     return "";
   }
   const ::plaidml::onnx::ImportedModel &m = **model;
-  if (!paramsDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(paramsDir)) {
-      llvm::errs() << "plaidml-compile: error: cannot create '" << paramsDir
-                   << "': " << ec.message() << "\n";
-      return "";
-    }
-    size_t first = m.inputNames.size();
-    for (size_t i = 0; i < m.parameters.size(); ++i) {
-      std::string error;
-      if (!::plaidml::rt::writeNpy(paramsDir + "/arg" +
-                                       std::to_string(first + i) + ".npy",
-                                   m.parameters[i], error)) {
-        llvm::errs() << "plaidml-compile: error: " << error << "\n";
-        return "";
-      }
-    }
-  } else if (!m.parameters.empty()) {
-    llvm::errs() << "plaidml-compile: warning: the model's "
-                 << m.parameters.size()
-                 << " weights are inputs of the artifact; --params-dir DIR "
-                    "writes them\n";
-  }
+  if (!writeParams(m.inputNames.size(), m.parameters.size(),
+                   [&](size_t i) { return m.parameters[i]; }))
+    return "";
   return m.program.str();
+}
+
+/// Prints where the artifact came from: `cache: hit|miss PATH`, or `cache:
+/// off`.
+static void printCacheLine(const CachedArtifact &artifact) {
+  if (artifact.temporary)
+    llvm::outs() << "cache: off\n";
+  else
+    llvm::outs() << "cache: " << (artifact.hit ? "hit " : "miss ")
+                 << artifact.path << "\n";
 }
 
 /// `--threads`. libLLVM registers a hidden `-threads` option of its own, and
@@ -225,7 +256,10 @@ int main(int argc, char **argv) {
 
   std::string readError;
   std::unique_ptr<llvm::MemoryBuffer> input;
-  if (StringRef(inputFile).ends_with(".onnx")) {
+  bool isOnnx = StringRef(inputFile).ends_with(".onnx");
+  if (isOnnx && useCache) {
+    // Compiled through the cache below, imported only on a miss.
+  } else if (isOnnx) {
     std::string text = importOnnx(inputFile);
     if (text.empty())
       return 1;
@@ -233,7 +267,7 @@ int main(int argc, char **argv) {
   } else {
     input = openInputFile(inputFile, &readError);
   }
-  if (!input)
+  if (!input && !(isOnnx && useCache))
     return fail(readError);
 
   DialectRegistry registry;
@@ -259,6 +293,33 @@ int main(int argc, char **argv) {
     return success();
   });
 
+  if (isOnnx && useCache) {
+    ::plaidml::onnx::ImportOptions importOptions;
+    if (!getImportOptions(importOptions))
+      return 1;
+    ::plaidml::rt::StatusOr<::plaidml::run::CachedOnnxModel> model =
+        ::plaidml::run::compileOnnxModel(context, inputFile, importOptions,
+                                         options);
+    if (!model.ok())
+      return model.message().empty() ? (reported ? 1
+                                                 : fail("compilation "
+                                                        "failed"))
+                                     : fail(model.message());
+    std::error_code ec =
+        llvm::sys::fs::copy_file(model->artifact.path, outputFile);
+    removeTemporaryArtifact(model->artifact);
+    if (ec)
+      return fail("cannot copy '" + model->artifact.path + "' to '" +
+                  outputFile + "': " + ec.message());
+    if (!writeParams(model->getNumProgramInputs(), model->parameters.size(),
+                     [&](size_t i) { return model->getParameter(i); }))
+      return 1;
+    llvm::outs() << "model: " << (model->imported ? "imported" : "not imported")
+                 << "\n";
+    printCacheLine(model->artifact);
+    return 0;
+  }
+
   // Input nested deeper than the parser's stack allows is refused here,
   // before either path below parses it.
   llvm::SourceMgr sourceMgr;
@@ -278,11 +339,7 @@ int main(int argc, char **argv) {
     if (ec)
       return fail("cannot copy '" + artifact->path + "' to '" + outputFile +
                   "': " + ec.message());
-    if (artifact->temporary)
-      llvm::outs() << "cache: off\n";
-    else
-      llvm::outs() << "cache: " << (artifact->hit ? "hit " : "miss ")
-                   << artifact->path << "\n";
+    printCacheLine(*artifact);
     return 0;
   }
 

@@ -7,7 +7,10 @@
 // killed compile never leaves a truncated entry and two processes compiling
 // the same program race harmlessly. Code is only loaded from a directory no
 // other user can change, and only when it matches the size and SHA-256
-// recorded when it was written.
+// recorded when it was written. A program imported from a file (an ONNX
+// model) may be keyed by the file's bytes instead, with what its runner
+// needs kept beside the artifact (getCachedSourceArtifact), so a hit does
+// not import it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +20,10 @@
 #include "plaidml/Compiler/Compiler.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 
+#include <memory>
 #include <string>
 
 namespace mlir::plaidml {
@@ -76,6 +82,47 @@ FailureOr<CachedArtifact> getCachedArtifact(MLIRContext &context,
                                             StringRef programText,
                                             const CompileOptions &options,
                                             StringRef bufferName = "<program>");
+
+/// What an importer makes of a source file (an ONNX model): the program,
+/// and what its runner needs beside the artifact, which a source entry keeps
+/// as two side files: a small description (the model's names and specs) and
+/// the data (the weights).
+struct ImportedSource {
+  std::string programText;
+  std::string description;
+  std::unique_ptr<llvm::MemoryBuffer> data;
+  /// False when the program depends on more than the file's bytes (an ONNX
+  /// model with external data files): it is compiled through
+  /// getCachedArtifact, keyed by its text, and imported on every use.
+  bool cacheable = true;
+};
+
+/// A source entry: the artifact and the side files (on a hit, read from the
+/// cache, the data mapped; on a miss, the importer's).
+struct CachedSource {
+  CachedArtifact artifact;
+  std::unique_ptr<llvm::MemoryBuffer> description, data;
+  /// True when the source was imported (a miss); false on a hit.
+  bool imported = false;
+};
+
+/// Returns the artifact and side files of the source file `sourcePath`
+/// imported by `import` (called with the file's bytes, on a miss only) and
+/// compiled with `options`. The entry is keyed by the SHA-256 of the file's
+/// bytes, `importKey` (the importer's version and options), the options,
+/// the device and the compiler (getCacheKey), not by the program's text, so
+/// a hit neither imports nor prints the program. The content hash itself
+/// is remembered in a record `<stat key>.src` named by a hash of the file's
+/// resolved path, device, inode, size and modification and change times: on
+/// a hit through it the file is not even read; any write to the file
+/// changes its change time, so a changed file is read, hashed and (for new
+/// bytes) misses. Every file of the entry is checked on a hit: the artifact
+/// (SHA-256) and the side files (their sizes and hashes) against the
+/// entry's record, with the directory checks of getCachedArtifact.
+FailureOr<CachedSource> getCachedSourceArtifact(
+    MLIRContext &context, StringRef sourcePath, StringRef importKey,
+    const CompileOptions &options,
+    llvm::function_ref<FailureOr<ImportedSource>(StringRef bytes)> import);
 
 } // namespace mlir::plaidml
 

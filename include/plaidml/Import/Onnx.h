@@ -70,6 +70,10 @@ struct ImportedModel {
   std::vector<std::string> outputNames;
   /// The default-domain opset of the model.
   int64_t opset = 0;
+  /// Whether a tensor of the model (an initializer, a Constant's value) is
+  /// read from an external data file: the program then depends on more
+  /// than the model file's bytes.
+  bool usesExternalData = false;
 };
 
 /// Imports the model in `path` (external data files are read relative to

@@ -499,7 +499,8 @@ std::unique_ptr<ImportedModel> Importer::run(const ::onnx::ModelProto &model) {
                     {},
                     {},
                     {},
-                    opset});
+                    opset,
+                    false});
 
   for (const ::onnx::TensorProto &init : g.initializer()) {
     Value v;
@@ -1035,6 +1036,31 @@ std::map<std::string, OpInfo> &detail::getRegistry() {
 // The API
 //===----------------------------------------------------------------------===//
 
+/// Whether a tensor of `g` (its initializers, the tensor attributes of its
+/// nodes, their subgraphs) keeps its data in an external file.
+static bool hasExternalData(const ::onnx::GraphProto &g) {
+  auto external = [](const ::onnx::TensorProto &t) {
+    return t.data_location() == ::onnx::TensorProto::EXTERNAL;
+  };
+  for (const ::onnx::TensorProto &t : g.initializer())
+    if (external(t))
+      return true;
+  for (const ::onnx::NodeProto &n : g.node())
+    for (const ::onnx::AttributeProto &a : n.attribute()) {
+      if (a.has_t() && external(a.t()))
+        return true;
+      for (const ::onnx::TensorProto &t : a.tensors())
+        if (external(t))
+          return true;
+      if (a.has_g() && hasExternalData(a.g()))
+        return true;
+      for (const ::onnx::GraphProto &sub : a.graphs())
+        if (hasExternalData(sub))
+          return true;
+    }
+  return false;
+}
+
 rt::StatusOr<std::unique_ptr<ImportedModel>>
 plaidml::onnx::importOnnxBytes(const std::string &bytes,
                                const std::string &baseDir,
@@ -1045,7 +1071,9 @@ plaidml::onnx::importOnnxBytes(const std::string &bytes,
                                "parse)");
   try {
     Importer importer(options, baseDir);
-    return importer.run(model);
+    std::unique_ptr<ImportedModel> result = importer.run(model);
+    result->usesExternalData = hasExternalData(model.graph());
+    return result;
   } catch (const ImportError &e) {
     return rt::Status::failure(e.what());
   } catch (const edsl::Error &e) {
