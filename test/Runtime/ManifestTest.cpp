@@ -144,6 +144,24 @@ TEST(Manifest, LineErrors) {
             "field(s) in 'input arg0'");
   EXPECT_EQ(parseError(withLine(7, "entry f 1bad")),
             "line 7: bad symbol name '1bad'");
+  EXPECT_EQ(parseError(withLine(6, "requires Shader,,Int64")),
+            "line 6: bad device requirement ''");
+  EXPECT_EQ(parseError(withLine(6, "requires Shader,sub group")),
+            "line 6: 'requires' takes one comma-separated list");
+  EXPECT_EQ(parseError(withLine(6, "requires Shader,a.b")),
+            "line 6: bad device requirement 'a.b'");
+}
+
+TEST(Manifest, Requirements) {
+  // SPIR-V names and device properties (with '-').
+  StatusOr<Manifest> m = Manifest::parse(
+      withLine(6, "requires CooperativeMatrixKHR,coopmat-16x16x16-f16-f32,"
+                  "subgroup-size-32"));
+  ASSERT_TRUE(m.ok()) << m.message();
+  EXPECT_EQ(m->requirements,
+            (std::vector<std::string>{"CooperativeMatrixKHR",
+                                      "coopmat-16x16x16-f16-f32",
+                                      "subgroup-size-32"}));
 }
 
 TEST(Manifest, Workspace) {

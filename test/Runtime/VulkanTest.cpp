@@ -83,6 +83,18 @@ TEST(Vulkan, Enumerates) {
     EXPECT_GT(d.subgroupSize, 0u) << d.name;
     EXPECT_GE(d.maxWorkgroupInvocations, 128u) << d.name;
     EXPECT_NE(d.describe().find(d.name), std::string::npos);
+    // Basic subgroup operations (Vulkan 1.1) and the subgroup size, which
+    // kernels may require; cooperative-matrix shapes only with the
+    // extension.
+    EXPECT_TRUE(d.supportsSpirv("GroupNonUniform")) << d.name;
+    EXPECT_TRUE(
+        d.supportsSpirv("subgroup-size-" + std::to_string(d.subgroupSize)))
+        << d.name;
+    EXPECT_EQ(d.supportsSpirv("CooperativeMatrixKHR"), d.cooperativeMatrix);
+    if (!d.cooperativeMatrix)
+      EXPECT_TRUE(d.cooperativeMatrixShapes.empty()) << d.name;
+    for (const std::string &shape : d.cooperativeMatrixShapes)
+      EXPECT_EQ(shape.rfind("coopmat-", 0), 0u) << shape;
   }
   std::vector<std::string> notes;
   std::vector<DeviceInfo> listed = listDevices(&notes);
