@@ -159,6 +159,30 @@ def matmul(m, n, k, dtype="f32", name=None):
                 rtol=2e-3 if dtype == "f16" else 1e-3)
 
 
+def matmul_t(m, n, k, dtype="f32"):
+    """A^T B^T: both operands stored transposed (A as K x M, B as N x K)."""
+    t = DTYPES[dtype][0]
+    a, b = _tensor([k, m], t), _tensor([n, k], t)
+    body = ("  %zero = tile.constant dense<0.0> : tensor<f32>\n" +
+            _contract("add", "mul", "%zero", ["%A", "%B"], ["m", "n", "k"],
+                      ["m", "n"], [["k", "m"], ["n", "k"]], [m, n], "f32", [a, b]))
+    name = f"matmul_t_{m}x{n}x{k}_{dtype}"
+
+    def reference(x, y):
+        return _ref_matmul(x.T, y.T)
+
+    def torch_op(x, y):
+        import torch
+        return lambda: torch.matmul(x.t(), y.t())
+
+    return Case(name, f"matmul Aᵀ·Bᵀ {m}×{n}×{k} {dtype}" +
+                (" (f32 accumulate)" if dtype != "f32" else ""),
+                _func(name, [("A", a), ("B", b)], _tensor([m, n], "f32"), body),
+                [([k, m], dtype), ([n, k], dtype)], ([m, n], "f32"),
+                2.0 * m * n * k, "TFLOP/s", reference, torch_op,
+                rtol=2e-3 if dtype == "f16" else 1e-3)
+
+
 def conv(n, h, w, c, f, kh=3, kw=3, stride=1, pad=0, name=None, title=None):
     oh = (h + 2 * pad - kh) // stride + 1
     ow = (w + 2 * pad - kw) // stride + 1
@@ -237,7 +261,7 @@ def all_cases(scale="full"):
     if scale == "small":
         return [
             matmul(64, 64, 64), matmul(67, 33, 45), matmul(64, 64, 64, "f16"),
-            matmul(67, 33, 45, "f16"),
+            matmul(67, 33, 45, "f16"), matmul_t(67, 33, 45, "f16"),
             matmul(1, 96, 80),
             conv(2, 10, 10, 8, 16), conv(2, 11, 11, 8, 16, stride=2),
             conv(2, 8, 8, 16, 24, kh=1, kw=1), conv(2, 8, 8, 8, 16, pad=1),
@@ -248,7 +272,8 @@ def all_cases(scale="full"):
         matmul(4096, 4096, 4096), matmul(1000, 1000, 1000),
         matmul(4095, 4095, 4095), matmul(1, 4096, 4096),
         matmul(4096, 4096, 4096, "f16"), matmul(2048, 2048, 2048, "f16"),
-        matmul(1000, 1000, 1000, "f16"),
+        matmul(1000, 1000, 1000, "f16"), matmul_t(4096, 4096, 4096, "f16"),
+        matmul_t(1000, 1000, 1000, "f16"),
         conv(32, 58, 58, 64, 64),
         conv(32, 113, 113, 64, 64, stride=2),
         conv(32, 56, 56, 64, 256, kh=1, kw=1),

@@ -589,7 +589,7 @@ private:
   void cloneConverted(Operation *op, IRMapping &mapping);
   /// The value of factor `side` at linear indices (m or n, k), both clamped
   /// into range; 0 past K or outside the guard.
-  Value factorAt(int side, Value mn, Value k, bool guardK);
+  Value factorAt(int side, Value mn, Value k, bool guardK, bool clampK = true);
   /// Group `i` of `width` rows of this invocation's share of factor
   /// `side`'s staged tile: the group's index (its first row along M or N
   /// over `width`) and its step along K.
@@ -697,12 +697,13 @@ void KernelBuilder::cloneConverted(Operation *op, IRMapping &mapping) {
   b.clone(*op, mapping);
 }
 
-Value KernelBuilder::factorAt(int side, Value mn, Value k, bool guardK) {
+Value KernelBuilder::factorAt(int side, Value mn, Value k, bool guardK,
+                              bool clampK) {
   IRMapping mapping;
   mapDims(mapping, side == 0 ? nest.mDims : nest.nDims, mn);
   mapBatch(mapping);
   Value kIn = guardK ? lessThan(k, nest.k) : Value();
-  mapChain(mapping, clampBelow(k, nest.k));
+  mapChain(mapping, clampK ? clampBelow(k, nest.k) : k);
   ArrayRef<Operation *> slice = side == 0 ? nest.sliceA : nest.sliceB;
   Value factor = half ? nest.halfFactor[side]
                       : nest.mul->getOperand(side == 0 ? nest.aOperand
@@ -1013,15 +1014,22 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   elementType = nest.halfFactor[0].getType();
   Type accType = nest.add->getResult(0).getType();
   auto memSpace = b.getI64IntegerAttr(kWorkgroupMemorySpace);
-  // Both tiles K-major, rows padded by 8 halves: 16-byte aligned rows, as
-  // cooperative-matrix loads need. A is read as a column-major matrix.
-  constexpr int64_t kHalfPadding = 8;
-  int64_t lead[2] = {coop.tm + kHalfPadding, coop.tn + kHalfPadding};
-  for (int side = 0; side < 2; ++side)
+  // Each tile is staged in the order of its factor's memory (K innermost
+  // where the factor's innermost index follows K), rows padded by 8
+  // halves: 16-byte aligned rows, as cooperative-matrix loads need; the
+  // matrices are then read row- or column-major to match.
+  constexpr int64_t kHalfPadding = 8, kChunk = 4;
+  bool alongK[2] = {nest.aAlongK, nest.bAlongK};
+  int64_t rows[2] = {coop.tm, coop.tn}, lead[2];
+  for (int side = 0; side < 2; ++side) {
+    int64_t inner = alongK[side] ? coop.tk : rows[side];
+    int64_t outer = alongK[side] ? rows[side] : coop.tk;
+    lead[side] = inner + kHalfPadding;
     staged[side] = memref::AllocOp::create(
         b, loc,
-        MemRefType::get({coop.tk, lead[side]}, elementType,
+        MemRefType::get({outer, lead[side]}, elementType,
                         MemRefLayoutAttrInterface(), memSpace));
+  }
   int64_t subgroups = kInvocations / kSubgroup;
   Value scratch = memref::AllocOp::create(
       b, loc,
@@ -1044,12 +1052,54 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   Type cType = fragType(accType, "COp");
 
   bool guardK = nest.k % coop.tk != 0;
+  // Invocation t copies chunks of 4 elements consecutive in the factor's
+  // memory (chunk t + 256 c of the tile), so that the 4 loads and the 4
+  // stores of a chunk are adjacent: the row and the step along K of
+  // element j of chunk c.
+  auto chunkAt = [&](int side, int64_t c,
+                     int64_t j) -> std::pair<Value, Value> {
+    int64_t inner = alongK[side] ? coop.tk : rows[side];
+    Value linear = add(tid, c * kInvocations);
+    Value line = arith::DivUIOp::create(b, loc, linear, index(inner / kChunk));
+    Value pos =
+        add(mulc(arith::RemUIOp::create(b, loc, linear, index(inner / kChunk)),
+                 kChunk),
+            j);
+    return alongK[side] ? std::make_pair(line, pos) : std::make_pair(pos, line);
+  };
+  int64_t total[2] = {nest.m, nest.n};
+  Value base[2] = {tileM0, tileN0};
+  auto loadChunks = [&](int side, Value k0) {
+    SmallVector<Value> values;
+    for (int64_t c = 0, e = rows[side] * coop.tk / (kChunk * kInvocations);
+         c < e; ++c)
+      for (int64_t j = 0; j < kChunk; ++j) {
+        auto [row, step] = chunkAt(side, c, j);
+        Value mn = add(base[side], row);
+        // Exact tiles need no clamp (nor, without a K remainder, does k:
+        // the steps are clamped whole), which keeps the addresses' known
+        // alignment for the driver's load vectorizer.
+        if (total[side] % rows[side])
+          mn = clampBelow(mn, total[side]);
+        values.push_back(factorAt(side, mn, add(k0, step), guardK, guardK));
+      }
+    return values;
+  };
+  auto storeChunks = [&](int side, ValueRange values) {
+    for (int64_t c = 0, e = values.size() / kChunk; c < e; ++c)
+      for (int64_t j = 0; j < kChunk; ++j) {
+        auto [row, step] = chunkAt(side, c, j);
+        memref::StoreOp::create(b, loc, values[c * kChunk + j], staged[side],
+                                alongK[side] ? ValueRange{row, step}
+                                             : ValueRange{step, row});
+      }
+  };
   Value accZero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
   Value zeroFrag =
       gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cType, accZero);
   SmallVector<Value> inits(fragsM * fragsN, zeroFrag);
-  SmallVector<Value> firstA = loadShare(0, index(0), guardK);
-  SmallVector<Value> firstB = loadShare(1, index(0), guardK);
+  SmallVector<Value> firstA = loadChunks(0, index(0));
+  SmallVector<Value> firstB = loadChunks(1, index(0));
   size_t numA = firstA.size(), numB = firstB.size(), numAcc = inits.size();
   llvm::append_range(inits, firstA);
   llvm::append_range(inits, firstB);
@@ -1060,18 +1110,28 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     ValueRange args = loop.getRegionIterArgs();
-    storeShare(0, args.slice(numAcc, numA));
-    storeShare(1, args.slice(numAcc + numA, numB));
+    storeChunks(0, args.slice(numAcc, numA));
+    storeChunks(1, args.slice(numAcc + numA, numB));
     gpu::BarrierOp::create(b, loc);
-    Value next = add(loop.getInductionVar(), coop.tk);
-    SmallVector<Value> nextA = loadShare(0, next, guardK);
-    SmallVector<Value> nextB = loadShare(1, next, guardK);
+    // The next step's loads; past the end, those of the last step again.
+    Value next =
+        arith::MinUIOp::create(b, loc, add(loop.getInductionVar(), coop.tk),
+                               index((steps - 1) * coop.tk));
+    SmallVector<Value> nextA = loadChunks(0, next);
+    SmallVector<Value> nextB = loadChunks(1, next);
     SmallVector<Value> accs(args.take_front(numAcc));
-    auto loadFrag = [&](int side, int64_t kk, Value base, int64_t f) {
+    // A (M x K) is row-major where staged [m][k], column-major where
+    // [k][m]; B (K x N) row-major where [k][n], column-major where [n][k].
+    auto loadFrag = [&](int side, int64_t kk, Value first, int64_t f) {
+      Value mn = add(first, f * kFrag);
+      bool kMajor = !alongK[side];
+      bool columnMajor = side == 0 ? kMajor : !kMajor;
       return gpu::SubgroupMmaLoadMatrixOp::create(
           b, loc, fragType(elementType, side == 0 ? "AOp" : "BOp"),
-          staged[side], ValueRange{index(kk), add(base, f * kFrag)},
-          b.getIndexAttr(lead[side]), side == 0 ? b.getUnitAttr() : UnitAttr());
+          staged[side],
+          kMajor ? ValueRange{index(kk), mn} : ValueRange{mn, index(kk)},
+          b.getIndexAttr(lead[side]),
+          columnMajor ? b.getUnitAttr() : UnitAttr());
     };
     for (int64_t kk = 0; kk < coop.tk; kk += kFrag) {
       SmallVector<Value> a, bv;
