@@ -159,26 +159,29 @@ def matmul(m, n, k, dtype="f32", name=None):
                 rtol=2e-3 if dtype == "f16" else 1e-3)
 
 
-def matmul_t(m, n, k, dtype="f32"):
-    """A^T B^T: both operands stored transposed (A as K x M, B as N x K)."""
+def matmul_t(m, n, k, dtype="f32", ta=True):
+    """A^T B^T (both operands stored transposed: A as K x M, B as N x K),
+    or A B^T with ta=False."""
     t = DTYPES[dtype][0]
-    a, b = _tensor([k, m], t), _tensor([n, k], t)
+    ashape = [k, m] if ta else [m, k]
+    a, b = _tensor(ashape, t), _tensor([n, k], t)
     body = ("  %zero = tile.constant dense<0.0> : tensor<f32>\n" +
             _contract("add", "mul", "%zero", ["%A", "%B"], ["m", "n", "k"],
-                      ["m", "n"], [["k", "m"], ["n", "k"]], [m, n], "f32", [a, b]))
-    name = f"matmul_t_{m}x{n}x{k}_{dtype}"
+                      ["m", "n"], [["k", "m"] if ta else ["m", "k"], ["n", "k"]],
+                      [m, n], "f32", [a, b]))
+    name = f"matmul_{'t' if ta else 'bt'}_{m}x{n}x{k}_{dtype}"
 
     def reference(x, y):
-        return _ref_matmul(x.T, y.T)
+        return _ref_matmul(x.T if ta else x, y.T)
 
     def torch_op(x, y):
         import torch
-        return lambda: torch.matmul(x.t(), y.t())
+        return lambda: torch.matmul(x.t() if ta else x, y.t())
 
-    return Case(name, f"matmul Aᵀ·Bᵀ {m}×{n}×{k} {dtype}" +
+    return Case(name, f"matmul {'Aᵀ' if ta else 'A'}·Bᵀ {m}×{n}×{k} {dtype}" +
                 (" (f32 accumulate)" if dtype != "f32" else ""),
                 _func(name, [("A", a), ("B", b)], _tensor([m, n], "f32"), body),
-                [([k, m], dtype), ([n, k], dtype)], ([m, n], "f32"),
+                [(ashape, dtype), ([n, k], dtype)], ([m, n], "f32"),
                 2.0 * m * n * k, "TFLOP/s", reference, torch_op,
                 rtol=2e-3 if dtype == "f16" else 1e-3)
 
@@ -262,6 +265,7 @@ def all_cases(scale="full"):
         return [
             matmul(64, 64, 64), matmul(67, 33, 45), matmul(64, 64, 64, "f16"),
             matmul(67, 33, 45, "f16"), matmul_t(67, 33, 45, "f16"),
+            matmul_t(67, 33, 45, "f16", ta=False),
             matmul(1, 96, 80),
             conv(2, 10, 10, 8, 16), conv(2, 11, 11, 8, 16, stride=2),
             conv(2, 8, 8, 16, 24, kh=1, kw=1), conv(2, 8, 8, 8, 16, pad=1),
@@ -273,6 +277,7 @@ def all_cases(scale="full"):
         matmul(4095, 4095, 4095), matmul(1, 4096, 4096),
         matmul(4096, 4096, 4096, "f16"), matmul(2048, 2048, 2048, "f16"),
         matmul(1000, 1000, 1000, "f16"), matmul_t(4096, 4096, 4096, "f16"),
+        matmul_t(4096, 4096, 4096, "f16", ta=False),
         matmul_t(1000, 1000, 1000, "f16"),
         conv(32, 58, 58, 64, 64),
         conv(32, 113, 113, 64, 64, stride=2),

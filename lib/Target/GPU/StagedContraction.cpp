@@ -543,10 +543,19 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
     why = "the grid would exceed 65535 workgroups along a dimension";
     return std::nullopt;
   }
-  int64_t groups128 = llvm::divideCeil(nest.m, 128) *
-                      llvm::divideCeil(nest.n, 128) * nest.batch;
-  if (groups128 >= minWorkgroups)
-    return CoopTile{128, 128, 32, 64, 32};
+  auto groups = [&](int64_t tm, int64_t tn) {
+    return llvm::divideCeil(nest.m, tm) * llvm::divideCeil(nest.n, tn) *
+           nest.batch;
+  };
+  // Measured on the H200 (docs/Performance.md): 256 wide along the factor
+  // whose memory does not follow K (its staged rows are long runs), each
+  // subgroup 64x64; 128x128 with 64 steps of K when both follow K.
+  if (!nest.bAlongK && groups(128, 256) >= minWorkgroups)
+    return CoopTile{128, 256, 32, 64, 64};
+  if (!nest.aAlongK && groups(256, 128) >= minWorkgroups)
+    return CoopTile{256, 128, 32, 64, 64};
+  if (groups(128, 128) >= minWorkgroups)
+    return CoopTile{128, 128, 64, 32, 64};
   return CoopTile{64, 64, 32, 32, 16};
 }
 

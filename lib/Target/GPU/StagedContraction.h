@@ -122,9 +122,11 @@ inline constexpr llvm::StringLiteral kCoopMatrixShapeF16 =
     "coopmat-16x16x16-f16-f32";
 inline constexpr llvm::StringLiteral kSubgroupSize32 = "subgroup-size-32";
 
-/// The cooperative-matrix tile the configuration chooses: 128x128x32 (each
-/// subgroup 64x32) when the grid still has `minWorkgroups` workgroups, else
-/// 64x64x32 (32x16); none (`why`) unless both factors are f16 extended to
+/// The cooperative-matrix tile the configuration chooses when the grid
+/// still has `minWorkgroups` workgroups: 128x256x32 where the second
+/// factor's memory follows N, else 256x128x32 where the first one's follows
+/// M (each subgroup 64x64), else 128x128x64 (32x64); otherwise 64x64x32
+/// (32x16); none (`why`) unless both factors are f16 extended to
 /// f32, the target lists `caps` with CooperativeMatrixKHR, the 16x16x16
 /// f16 -> f32 shape and 32-invocation subgroups, and M and N are 16 or
 /// more.

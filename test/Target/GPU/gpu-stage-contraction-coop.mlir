@@ -1,16 +1,19 @@
 // The kernel plaidml-gpu-stage-contraction builds for a cooperative-matrix
-// tile: f16 tiles staged K-major in workgroup memory (rows padded by 8
-// halves), subgroup g's 16x16 f32 accumulators at rows (g / 4) * 32 and
-// columns (g % 4) * 16 of the 64x64 tile, A read column-major, B
-// row-major, the next step's loads carried, and the epilogue (a bias)
-// through the subgroup's scratch matrix with guarded stores (100 x 70 is
-// not a multiple of 64).
+// tile: f16 tiles staged in workgroup memory in the order of each factor's
+// memory (A row-major: [m][k]; B: [k][n]; rows padded by 8 halves), each
+// invocation copying chunks of 4 adjacent elements; subgroup g's 16x16 f32
+// accumulators at rows (g / 4) * 32 and columns (g % 4) * 16 of the 64x64
+// tile; the next step's loads carried (steps clamped whole); the epilogue
+// (a bias) through the subgroup's scratch matrix with guarded stores
+// (100 x 70 is not a multiple of 64). The second function stores both
+// factors transposed: A staged [k][m] and read column-major, B [n][k] and
+// read column-major.
 // RUN: plaidml-opt %s -split-input-file -plaidml-gpu-stage-contraction \
 // RUN:   -canonicalize -cse | FileCheck %s
 
 // CHECK-LABEL: func.func @coop
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads(%[[TID:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c256,
-// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<32x72xf16, 3>
+// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<64x40xf16, 3>
 // CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<32x72xf16, 3>
 // CHECK-DAG:   %[[SCRATCH:.*]] = memref.alloc() : memref<8x16x16xf32, 3>
 // CHECK:       %[[SG:.*]] = gpu.subgroup_id : index
@@ -21,14 +24,18 @@
 // CHECK:       %[[N0:.*]] = arith.muli %[[SGN]], %c16 : index
 // CHECK:       %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK:       memref.load %arg0[{{.*}}] : memref<100x45xf16>
-// CHECK:       %[[LOOP:.*]]:18 = scf.for %{{.*}} = %c0 to %c64 step %c32 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], {{.*}}) -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, f16,
-// CHECK-COUNT-8: memref.store %{{.*}}, %[[A]][{{.*}}] : memref<32x72xf16, 3>
+// CHECK:       %[[LOOP:.*]]:18 = scf.for %[[K0:.*]] = %c0 to %c64 step %c32 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], {{.*}}) -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, f16,
+// CHECK-NEXT:    memref.store %{{.*}}, %[[A]][%[[ROW:.*]], %{{.*}}] : memref<64x40xf16, 3>
+// CHECK-NEXT:    memref.store %{{.*}}, %[[A]][%[[ROW]], %{{.*}}] : memref<64x40xf16, 3>
+// CHECK-COUNT-6: memref.store %{{.*}}, %[[A]][{{.*}}] : memref<64x40xf16, 3>
 // CHECK-COUNT-8: memref.store %{{.*}}, %[[B]][{{.*}}] : memref<32x72xf16, 3>
-// CHECK:       gpu.barrier
-// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%c0, %[[M0]]] {leadDimension = 72 : index, transpose} : memref<32x72xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK-NEXT:  gpu.barrier
+// CHECK:       %[[NEXT:.*]] = arith.addi %[[K0]], %c32 : index
+// CHECK-NEXT:  arith.minui %[[NEXT]], %c32 : index
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%[[M0]], %c0] {leadDimension = 40 : index} : memref<64x40xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
 // CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%c0, %[[N0]]] {leadDimension = 72 : index} : memref<32x72xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
 // CHECK:       gpu.subgroup_mma_compute
-// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%c16, %[[M0]]]
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%[[M0]], %c16]
 // CHECK:       gpu.barrier
 // CHECK-NEXT:  scf.yield
 // CHECK:       gpu.subgroup_mma_store_matrix %[[LOOP]]#0, %[[SCRATCH]][%[[SG]], %c0, %c0] {leadDimension = 16 : index}
@@ -56,6 +63,30 @@ func.func @coop(%a: memref<100x45xf16>, %b: memref<45x70xf16>, %bias: memref<70x
     %bb = affine.load %bias[%n] : memref<70xf32>
     %o = arith.addf %r, %bb : f32
     affine.store %o, %c[%m, %n] : memref<100x70xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @transposed
+// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<32x72xf16, 3>
+// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<64x40xf16, 3>
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : memref<32x72xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%{{.*}}, %c0] {leadDimension = 40 : index, transpose} : memref<64x40xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+func.func @transposed(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%k, %m] : memref<64x64xf16>
+      %y = affine.load %b[%n, %k] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
   } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
   return
 }

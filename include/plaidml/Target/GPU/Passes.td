@@ -60,8 +60,10 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       `CooperativeMatrixKHR` capability, the `coopmat-16x16x16-f16-f32`
       shape and `subgroup-size-32` among its `caps` (a device with
       `VK_KHR_cooperative_matrix`; `coop-matrix=false` turns it off):
-      128x128x32 with 64x32 per subgroup when the grid keeps
-      `min-staged-workgroups` workgroups, else 64x64x32 with 32x16.
+      when the grid keeps `min-staged-workgroups` workgroups, 128x256x32
+      where the second factor's memory follows N, else 256x128x32 where the
+      first factor's follows M (64x64 per subgroup), else 128x128x64 (32x64
+      per subgroup); otherwise 64x64x32 with 32x16.
     - `plaidml.gpu.split_k = array<i64: TN, S>` on such a nest whose M is
       below 16 (a matrix-vector product; with the factors' roles swapped
       when only the first has dimensions of its own) and K at least 256,
