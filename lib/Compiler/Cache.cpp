@@ -362,6 +362,34 @@ static std::error_code writeTemporary(StringRef dir, StringRef key,
 }
 
 /// Compiles into a fresh private temporary directory (the cache is off).
+/// Creates the temporary file of an entry of `key` in `dir` (and clears
+/// stale temporaries of killed compiles), or says why not at `loc`.
+static LogicalResult startEntry(StringRef dir, StringRef key, Location loc,
+                                SmallString<256> &tempPath) {
+  if (std::error_code ec = createEntryFile(dir, key, tempPath)) {
+    emitError(loc) << "cannot write a compiled artifact in '" << dir
+                   << "': " << ec.message();
+    return failure();
+  }
+  removeStaleTemporaries(dir);
+  return success();
+}
+
+/// Parses `programText` and compiles it into the artifact at `path`; the
+/// milliseconds it took.
+static FailureOr<double>
+compileText(MLIRContext &context, StringRef programText, StringRef bufferName,
+            const CompileOptions &options, StringRef path) {
+  auto start = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      programText, ParserConfig(&context), bufferName);
+  if (!module || failed(compileToArtifact(*module, options, path)))
+    return failure();
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 static FailureOr<CachedArtifact> compileUncached(MLIRContext &context,
                                                  StringRef programText,
                                                  const CompileOptions &options,
@@ -387,16 +415,13 @@ static FailureOr<CachedArtifact> compileUncached(MLIRContext &context,
     emitError(loc) << "cannot compile in '" << dir << "': " << why;
     return failure();
   }
-  auto start = std::chrono::steady_clock::now();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      programText, ParserConfig(&context), bufferName);
-  if (!module || failed(compileToArtifact(*module, options, result.path))) {
+  FailureOr<double> ms =
+      compileText(context, programText, bufferName, options, result.path);
+  if (failed(ms)) {
     removeTemporaryArtifact(result);
     return failure();
   }
-  result.compileMs = std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+  result.compileMs = *ms;
   return result;
 }
 
@@ -437,24 +462,13 @@ mlir::plaidml::getCachedArtifact(MLIRContext &context, StringRef programText,
   }
 
   SmallString<256> tempPath;
-  if (std::error_code ec = createEntryFile(dir, key, tempPath)) {
-    emitError(loc) << "cannot write a compiled artifact in '" << dir
-                   << "': " << ec.message();
+  if (failed(startEntry(dir, key, loc, tempPath)))
     return failure();
-  }
   llvm::FileRemover removeTemp(tempPath);
-  removeStaleTemporaries(dir);
-
-  auto start = std::chrono::steady_clock::now();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      programText, ParserConfig(&context), bufferName);
-  if (!module)
+  FailureOr<double> ms =
+      compileText(context, programText, bufferName, options, tempPath);
+  if (failed(ms))
     return failure();
-  if (failed(compileToArtifact(*module, options, tempPath)))
-    return failure();
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
 
   // The record goes in first: a reader that finds the entry finds its
   // record too (a reader that finds only the record misses and compiles).
@@ -487,7 +501,7 @@ mlir::plaidml::getCachedArtifact(MLIRContext &context, StringRef programText,
     return failure();
   }
   removeTemp.releaseFile();
-  return CachedArtifact{path.str().str(), /*hit=*/false, ms};
+  return CachedArtifact{path.str().str(), /*hit=*/false, *ms};
 }
 
 //===----------------------------------------------------------------------===//
@@ -703,23 +717,14 @@ FailureOr<CachedSource> mlir::plaidml::getCachedSourceArtifact(
   // The artifact goes through the cache under the source key; the side
   // files and the record are written before it is renamed into place.
   SmallString<256> tempPath;
-  if (std::error_code ec = createEntryFile(dir, key, tempPath)) {
-    emitError(loc) << "cannot write a compiled artifact in '" << dir
-                   << "': " << ec.message();
+  if (failed(startEntry(dir, key, loc, tempPath)))
     return failure();
-  }
   llvm::FileRemover removeTemp(tempPath);
-  removeStaleTemporaries(dir);
-  auto start = std::chrono::steady_clock::now();
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      imported->programText, ParserConfig(&context), sourcePath);
-  if (!module || failed(compileToArtifact(*module, options, tempPath)))
+  FailureOr<double> ms = compileText(context, imported->programText, sourcePath,
+                                     options, tempPath);
+  if (failed(ms))
     return failure();
-  module = nullptr;
   imported->programText.clear();
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
   std::string why;
   std::unique_ptr<llvm::MemoryBuffer> artifact = readFile(tempPath, why);
   if (!artifact) {
@@ -750,7 +755,7 @@ FailureOr<CachedSource> mlir::plaidml::getCachedSourceArtifact(
     return failure();
   }
   removeTemp.releaseFile();
-  result.artifact = CachedArtifact{path.str().str(), /*hit=*/false, ms};
+  result.artifact = CachedArtifact{path.str().str(), /*hit=*/false, *ms};
   result.description = keep(imported->description);
   result.data = std::move(imported->data);
   return result;

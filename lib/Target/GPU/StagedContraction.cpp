@@ -429,32 +429,45 @@ bool mlir::plaidml::isValidStagedTile(const StagedTile &tile,
   return true;
 }
 
+/// Whether `nest` can take a 256-invocation tile of at least `smallest` x
+/// `smallest` outputs (`why` says why not).
+static bool fitsWorkgroupTiles(const StagedNest &nest, int64_t maxWorkgroupSize,
+                               int64_t smallest, std::string &why) {
+  if (maxWorkgroupSize < kInvocations) {
+    why = "the device's workgroups hold fewer than 256 invocations";
+    return false;
+  }
+  if (nest.m < 16 || nest.n < 16) {
+    why = "M or N is below 16";
+    return false;
+  }
+  // 65535 workgroups per dimension is all Vulkan guarantees.
+  if (nest.batch > 65535 || llvm::divideCeil(nest.m, smallest) > 65535 ||
+      llvm::divideCeil(nest.n, smallest) > 65535) {
+    why = "the grid would exceed 65535 workgroups along a dimension";
+    return false;
+  }
+  return true;
+}
+
+/// The workgroups of `nest` with tm x tn tiles.
+static int64_t countWorkgroups(const StagedNest &nest, int64_t tm, int64_t tn) {
+  return llvm::divideCeil(nest.m, tm) * llvm::divideCeil(nest.n, tn) *
+         nest.batch;
+}
+
 std::optional<StagedTile>
 mlir::plaidml::chooseStagedTile(const StagedNest &nest,
                                 int64_t maxWorkgroupSize, int64_t minWorkgroups,
                                 std::string &why) {
-  if (maxWorkgroupSize < kInvocations) {
-    why = "the device's workgroups hold fewer than 256 invocations";
+  if (!fitsWorkgroupTiles(nest, maxWorkgroupSize, 32, why))
     return std::nullopt;
-  }
-  if (nest.m < 16 || nest.n < 16) {
-    why = "M or N is below 16";
-    return std::nullopt;
-  }
-  // 65535 workgroups per dimension is all Vulkan guarantees; the smallest
-  // tile is 32x32.
-  if (nest.batch > 65535 || llvm::divideCeil(nest.m, 32) > 65535 ||
-      llvm::divideCeil(nest.n, 32) > 65535) {
-    why = "the grid would exceed 65535 workgroups along a dimension";
-    return std::nullopt;
-  }
   // The largest tile that leaves enough workgroups: minWorkgroups for
   // 128x128, half as many for 64x64, else 32x32; a narrow N (a convolution
   // with 32 or 64 output channels) gets 128 x 32 or 128 x 64 instead of
   // computing columns it never stores.
   auto groups2 = [&](int64_t tm, int64_t tn) {
-    return llvm::divideCeil(nest.m, tm) * llvm::divideCeil(nest.n, tn) *
-           nest.batch;
+    return countWorkgroups(nest, tm, tn);
   };
   int64_t narrow = nest.n <= 32 ? 32 : 64;
   if (nest.n <= 64 && groups2(128, narrow) >= minWorkgroups)
@@ -530,22 +543,10 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
       why = ("the target does not list " + need).str();
       return std::nullopt;
     }
-  if (maxWorkgroupSize < kInvocations) {
-    why = "the device's workgroups hold fewer than 256 invocations";
+  if (!fitsWorkgroupTiles(nest, maxWorkgroupSize, 64, why))
     return std::nullopt;
-  }
-  if (nest.m < 16 || nest.n < 16) {
-    why = "M or N is below 16";
-    return std::nullopt;
-  }
-  if (nest.batch > 65535 || llvm::divideCeil(nest.m, 64) > 65535 ||
-      llvm::divideCeil(nest.n, 64) > 65535) {
-    why = "the grid would exceed 65535 workgroups along a dimension";
-    return std::nullopt;
-  }
   auto groups = [&](int64_t tm, int64_t tn) {
-    return llvm::divideCeil(nest.m, tm) * llvm::divideCeil(nest.n, tn) *
-           nest.batch;
+    return countWorkgroups(nest, tm, tn);
   };
   // Measured on the H200 (docs/Performance.md): 256 wide along the factor
   // whose memory does not follow K (its staged rows are long runs), each
@@ -610,6 +611,9 @@ private:
   /// the nest's body with the chain's result = its initial value + `acc`
   /// (the epilogue and the store).
   void emitOutput(Value m, Value n, Value acc);
+  /// emitOutput where (m, n) lies inside M x N; tiles of tm x tn outputs
+  /// that divide M (N) need no test along it.
+  void emitGuardedOutput(Value m, Value n, int64_t tm, int64_t tn, Value acc);
   /// Factor `side`'s elements this invocation copies for the step at k0.
   SmallVector<Value> loadShare(int side, Value k0, bool guardK);
   void storeShare(int side, ValueRange values);
@@ -828,6 +832,23 @@ void KernelBuilder::emitOutput(Value m, Value n, Value acc) {
   }
 }
 
+void KernelBuilder::emitGuardedOutput(Value m, Value n, int64_t tm, int64_t tn,
+                                      Value acc) {
+  OpBuilder::InsertionGuard g(b);
+  Value cond;
+  if (nest.m % tm)
+    cond = lessThan(m, nest.m);
+  if (nest.n % tn) {
+    Value inN = lessThan(n, nest.n);
+    cond = cond ? arith::AndIOp::create(b, loc, cond, inN) : inN;
+  }
+  if (cond) {
+    auto guard = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+    b.setInsertionPointToStart(guard.thenBlock());
+  }
+  emitOutput(m, n, acc);
+}
+
 void KernelBuilder::buildStaged(const StagedTile &chosen) {
   tile = chosen;
   Type accType = nest.add->getResult(0).getType();
@@ -929,18 +950,8 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
                     i % width);
       Value n = add(add(tileN0, mulc(add(tx, (j / width) * threadsN), width)),
                     j % width);
-      Value cond;
-      if (nest.m % tile.tm)
-        cond = lessThan(m, nest.m);
-      if (nest.n % tile.tn) {
-        Value inN = lessThan(n, nest.n);
-        cond = cond ? arith::AndIOp::create(b, loc, cond, inN) : inN;
-      }
-      if (cond) {
-        auto guard = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
-        b.setInsertionPointToStart(guard.thenBlock());
-      }
-      emitOutput(m, n, loop.getResult(i * tile.rn + j));
+      emitGuardedOutput(m, n, tile.tm, tile.tn,
+                        loop.getResult(i * tile.rn + j));
     }
   nest.par.erase();
 }
@@ -1181,18 +1192,7 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
             memref::LoadOp::create(b, loc, scratch, ValueRange{sg, row, col});
         Value m = add(add(tileM0, sgM0), add(row, i * kFrag));
         Value n = add(add(tileN0, sgN0), add(col, j * kFrag));
-        Value cond;
-        if (nest.m % coop.tm)
-          cond = lessThan(m, nest.m);
-        if (nest.n % coop.tn) {
-          Value inN = lessThan(n, nest.n);
-          cond = cond ? arith::AndIOp::create(b, loc, cond, inN) : inN;
-        }
-        if (cond) {
-          auto guard = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
-          b.setInsertionPointToStart(guard.thenBlock());
-        }
-        emitOutput(m, n, v);
+        emitGuardedOutput(m, n, coop.tm, coop.tn, v);
       }
       gpu::BarrierOp::create(b, loc);
     }
