@@ -361,7 +361,6 @@ static std::error_code writeTemporary(StringRef dir, StringRef key,
   return os.error();
 }
 
-/// Compiles into a fresh private temporary directory (the cache is off).
 /// Creates the temporary file of an entry of `key` in `dir` (and clears
 /// stale temporaries of killed compiles), or says why not at `loc`.
 static LogicalResult startEntry(StringRef dir, StringRef key, Location loc,
@@ -390,6 +389,7 @@ compileText(MLIRContext &context, StringRef programText, StringRef bufferName,
       .count();
 }
 
+/// Compiles into a fresh private temporary directory (the cache is off).
 static FailureOr<CachedArtifact> compileUncached(MLIRContext &context,
                                                  StringRef programText,
                                                  const CompileOptions &options,
@@ -639,10 +639,13 @@ FailureOr<CachedSource> mlir::plaidml::getCachedSourceArtifact(
   std::string source = sourcePath.str();
   struct stat before;
   SmallString<256> realPath;
-  if (stat(source.c_str(), &before) != 0 ||
-      llvm::sys::fs::real_path(sourcePath, realPath)) {
+  if (stat(source.c_str(), &before) != 0) {
     emitError(loc) << "cannot read '" << sourcePath
                    << "': " << std::strerror(errno);
+    return failure();
+  }
+  if (std::error_code ec = llvm::sys::fs::real_path(sourcePath, realPath)) {
+    emitError(loc) << "cannot read '" << sourcePath << "': " << ec.message();
     return failure();
   }
 

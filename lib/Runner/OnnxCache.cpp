@@ -209,7 +209,16 @@ plaidml::run::compileOnnxModel(mlir::MLIRContext &context,
       importError = path + ": " + model.message();
       return mlir::failure();
     }
-    return describeOnnxModel(**model);
+    ImportedSource source = describeOnnxModel(**model);
+    // A value given for an input the program takes (an image to run on)
+    // would key a source entry, and its weights, per value: such a model is
+    // compiled by its program's text instead (imported on every use, a hit
+    // for every value), like a model with external data.
+    for (size_t i = 0; i < (*model)->graphInputs.size(); ++i)
+      if ((*model)->isProgramInput[i] &&
+          importOptions.knownInputs.count((*model)->graphInputs[i].name))
+        source.cacheable = false;
+    return source;
   };
   mlir::FailureOr<CachedSource> source = mlir::plaidml::getCachedSourceArtifact(
       context, path, getOnnxImportKey(importOptions), options, import);

@@ -86,9 +86,10 @@ TEST(Vulkan, Enumerates) {
     // Basic subgroup operations (Vulkan 1.1) and the subgroup size, which
     // kernels may require; cooperative-matrix shapes only with the
     // extension.
-    EXPECT_TRUE(d.supportsSpirv("GroupNonUniform")) << d.name;
-    EXPECT_TRUE(
-        d.supportsSpirv("subgroup-size-" + std::to_string(d.subgroupSize)))
+    EXPECT_EQ(d.supportsSpirv("GroupNonUniform"), d.vulkan11) << d.name;
+    EXPECT_EQ(
+        d.supportsSpirv("subgroup-size-" + std::to_string(d.subgroupSize)),
+        d.fixedSubgroupSize)
         << d.name;
     EXPECT_EQ(d.supportsSpirv("CooperativeMatrixKHR"), d.cooperativeMatrix);
     if (!d.cooperativeMatrix)

@@ -74,11 +74,12 @@ std::string VulkanDeviceInfo::describe() const {
 
 std::vector<std::string> VulkanDeviceInfo::spirvCapabilities() const {
   // Shader implies Matrix, which serialized modules declare too.
-  std::vector<std::string> caps = {"Shader", "Matrix", "GroupNonUniform"};
+  std::vector<std::string> caps = {"Shader", "Matrix"};
   auto add = [&](bool has, const char *cap) {
     if (has)
       caps.emplace_back(cap);
   };
+  add(vulkan11, "GroupNonUniform");
   add(shaderFloat16, "Float16");
   add(shaderFloat64, "Float64");
   add(shaderInt8, "Int8");
@@ -92,7 +93,7 @@ std::vector<std::string> VulkanDeviceInfo::spirvCapabilities() const {
 
 std::vector<std::string> VulkanDeviceInfo::properties() const {
   std::vector<std::string> list = cooperativeMatrixShapes;
-  if (subgroupSize)
+  if (subgroupSize && fixedSubgroupSize)
     list.push_back("subgroup-size-" + std::to_string(subgroupSize));
   return list;
 }
@@ -563,12 +564,20 @@ StatusOr<VulkanLoader *> loadVulkan() {
       maint3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
       VkPhysicalDeviceDriverProperties driver{};
       driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+      VkPhysicalDeviceVulkan13Properties v13{};
+      v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;
       props.pNext = &subgroup;
       subgroup.pNext = &maint3;
       if (api >= VK_API_VERSION_1_2)
         maint3.pNext = &driver;
+      if (api >= VK_API_VERSION_1_3)
+        driver.pNext = &v13;
       vk.vkGetPhysicalDeviceProperties2(phys, &props);
+      d.vulkan11 = true;
       d.subgroupSize = subgroup.subgroupSize;
+      d.fixedSubgroupSize = api < VK_API_VERSION_1_3 ||
+                            (v13.minSubgroupSize == v13.maxSubgroupSize &&
+                             v13.minSubgroupSize == subgroup.subgroupSize);
       d.maxAllocationSize = maint3.maxMemoryAllocationSize;
       if (api >= VK_API_VERSION_1_2) {
         d.driver = driver.driverName;
@@ -585,8 +594,9 @@ StatusOr<VulkanLoader *> loadVulkan() {
       d.storageBuffer8Bit = features.storage8.storageBuffer8BitAccess;
       d.shaderFloat16 = features.float16Int8.shaderFloat16;
       d.shaderInt8 = features.float16Int8.shaderInt8;
-      d.cooperativeMatrix =
-          d.cooperativeMatrix && features.coopMat.cooperativeMatrix;
+      d.cooperativeMatrix = d.cooperativeMatrix &&
+                            features.coopMat.cooperativeMatrix &&
+                            api >= VK_API_VERSION_1_3;
       if (d.cooperativeMatrix)
         d.cooperativeMatrixShapes = queryCoopMatShapes(vk, phys);
     } else {

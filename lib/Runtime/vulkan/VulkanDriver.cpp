@@ -129,6 +129,7 @@ std::vector<std::string> getAllFeatures() {
   everything.cooperativeMatrix = true;
   everything.cooperativeMatrixShapes = {"coopmat-16x16x16-f16-f32"};
   everything.subgroupSize = 32;
+  everything.fixedSubgroupSize = everything.vulkan11 = true;
   std::vector<std::string> features = everything.spirvCapabilities();
   for (const std::string &extension : everything.spirvExtensions())
     features.push_back(extension);

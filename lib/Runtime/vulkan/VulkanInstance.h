@@ -38,6 +38,12 @@ struct VulkanDeviceInfo {
   uint32_t vendorId = 0, deviceId = 0;
   std::vector<VulkanMemoryHeap> heaps;
   uint32_t subgroupSize = 0;
+  /// Whether every compute pipeline runs with `subgroupSize` (Vulkan 1.3's
+  /// minSubgroupSize == maxSubgroupSize, or a device before 1.3, which has
+  /// no subgroup size control).
+  bool fixedSubgroupSize = false;
+  /// Vulkan 1.1 or later (basic subgroup operations in compute).
+  bool vulkan11 = false;
   uint32_t maxWorkgroupInvocations = 0;
   uint32_t maxWorkgroupCount[3] = {0, 0, 0};
   uint32_t maxSharedMemory = 0;
@@ -50,7 +56,8 @@ struct VulkanDeviceInfo {
        shaderFloat64 = false, shaderInt64 = false;
   bool storageBuffer16Bit = false, storageBuffer8Bit = false;
   /// The device offers VK_KHR_cooperative_matrix and its
-  /// cooperativeMatrix feature.
+  /// cooperativeMatrix feature, and Vulkan 1.3 (the SPIR-V 1.6 the
+  /// kernels that use it are).
   bool cooperativeMatrix = false;
   /// Its subgroup-scope shapes with A = B and C = result types, no
   /// saturation, as "coopmat-MxNxK-A-C" (e.g. "coopmat-16x16x16-f16-f32").
@@ -71,7 +78,7 @@ struct VulkanDeviceInfo {
   std::vector<std::string> spirvExtensions() const;
   /// Properties of the device that kernels may depend on, beyond SPIR-V
   /// names (each contains a '-'): the cooperative-matrix shapes and
-  /// "subgroup-size-N".
+  /// "subgroup-size-N" (only when the size is fixed).
   std::vector<std::string> properties() const;
   /// Whether kernels needing `requirement` (a name of the three lists
   /// above) can run on this device.

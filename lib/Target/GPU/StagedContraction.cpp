@@ -520,11 +520,25 @@ bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
           "divide the subgroup tile and TK";
     return false;
   }
+  // Each invocation copies whole chunks of 4 elements of both tiles.
   if ((tile.tm / tile.sm) * (tile.tn / tile.sn) * 32 != kInvocations ||
-      (tile.tm * tile.tk) % kInvocations ||
-      (tile.tn * tile.tk) % kInvocations) {
+      (tile.tm * tile.tk) % (4 * kInvocations) ||
+      (tile.tn * tile.tk) % (4 * kInvocations)) {
     why = "the tile must have 8 subgroups of 32 invocations, each copying "
-          "whole shares of both staged tiles";
+          "whole chunks of 4 elements of both staged tiles";
+    return false;
+  }
+  // Both tiles (f16, rows padded by 8) and the 8 scratch matrices (f32)
+  // must fit NVIDIA's 48 KiB of workgroup memory.
+  // (The staging order, and so the padding, depends on the nest: count the
+  // larger layout of each tile.)
+  auto tileBytes = [&](int64_t rows) {
+    return 2 * std::max(rows * (tile.tk + 8), tile.tk * (rows + 8));
+  };
+  int64_t bytes = tileBytes(tile.tm) + tileBytes(tile.tn) + 8 * 16 * 16 * 4;
+  if (bytes > 48 * 1024) {
+    why = "the tile needs " + std::to_string(bytes) +
+          " bytes of workgroup memory, more than 48 KiB";
     return false;
   }
   return true;
@@ -551,11 +565,14 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
   // Measured on the H200 (docs/Performance.md): 256 wide along the factor
   // whose memory does not follow K (its staged rows are long runs), each
   // subgroup 64x64; 128x128 with 64 steps of K when both follow K.
-  if (!nest.bAlongK && groups(128, 256) >= minWorkgroups)
+  // A tile wider than the product it covers only computes padding.
+  if (!nest.bAlongK && nest.m >= 128 && nest.n >= 256 &&
+      groups(128, 256) >= minWorkgroups)
     return CoopTile{128, 256, 32, 64, 64};
-  if (!nest.aAlongK && groups(256, 128) >= minWorkgroups)
+  if (!nest.aAlongK && nest.m >= 256 && nest.n >= 128 &&
+      groups(256, 128) >= minWorkgroups)
     return CoopTile{256, 128, 32, 64, 64};
-  if (groups(128, 128) >= minWorkgroups)
+  if (nest.m >= 128 && nest.n >= 128 && groups(128, 128) >= minWorkgroups)
     return CoopTile{128, 128, 64, 32, 64};
   return CoopTile{64, 64, 32, 32, 16};
 }
@@ -1025,9 +1042,7 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
 
 void KernelBuilder::buildCoop(const CoopTile &coop) {
   constexpr int64_t kFrag = 16, kSubgroup = 32;
-  // The staging copies of buildStaged, one f16 element at a time.
-  tile = StagedTile{coop.tm, coop.tn, coop.tk, 1, 1};
-  width = 1;
+  // factorAt reads the factors' f16 values.
   half = true;
   auto launch = createLaunch(llvm::divideCeil(nest.n, coop.tn),
                              llvm::divideCeil(nest.m, coop.tm));

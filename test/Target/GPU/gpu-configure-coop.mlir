@@ -206,3 +206,29 @@ func.func @gemv(%a: memref<1x512xf16>, %b: memref<512x300xf16>, %c: memref<1x300
   return
 }
 }
+
+// -----
+
+// N = 64 (a convolution's channels): no tile wider than N; with enough
+// workgroups of 128 x 128 still none (N < 128): 64x64.
+// CHECK-LABEL: func.func @narrow
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @narrow(%a: memref<65536x64xf16>, %b: memref<64x64xf16>, %c: memref<65536x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 64x64x32, 32x16 per subgroup}}
+  affine.parallel (%m, %n) = (0, 0) to (65536, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<65536x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<65536x64xf32>
+  }
+  return
+}
+}

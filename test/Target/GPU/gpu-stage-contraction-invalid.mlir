@@ -74,7 +74,7 @@ func.func @coop_f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x
 
 func.func @coop_subgroups(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile must have 8 subgroups of 32 invocations, each copying whole shares of both staged tiles}}
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile must have 8 subgroups of 32 invocations, each copying whole chunks of 4 elements of both staged tiles}}
   affine.parallel (%m, %n) = (0, 0) to (64, 64) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<64x64xf16>
@@ -107,5 +107,46 @@ func.func @coop_both(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
   } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>, plaidml.gpu.split_k = array<i64: 8, 32>}
+  return
+}
+
+// -----
+
+// 32 x 16 elements of A are 512: half a chunk of 4 per invocation.
+func.func @coop_chunks(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile must have 8 subgroups of 32 invocations, each copying whole chunks of 4 elements of both staged tiles}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 32, 256, 16, 32, 32>}
+  return
+}
+
+// -----
+
+func.func @coop_memory(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile needs 81920 bytes of workgroup memory, more than 48 KiB}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 256, 256, 64, 128, 64>}
   return
 }

@@ -186,14 +186,19 @@ def GpuStageContractionPass
 
     `plaidml.gpu.coop_tile = array<i64: TM, TN, TK, SM, SN>` (f16 factors
     summed in f32; `(TM / SM) * (TN / SN)` subgroups of 32 invocations must
-    be 256 invocations, 16 must divide SM, SN and TK): the same launch,
-    staging copies (f16 elements, both tiles K-major, rows padded by 8
-    halves so that every 16x16 matrix starts 16-byte aligned) and
-    carried next-step loads as the staged tile; subgroup `g`
+    be 256 invocations, 16 must divide SM, SN and TK, every invocation
+    must copy whole chunks of 4 elements of both tiles, and the tiles and
+    scratch must fit 48 KiB): the same launch and carried next-step loads
+    as the staged tile, the tiles staged as f16 in the order of each
+    factor's memory (`[row][k]` where its innermost index follows K, else
+    `[k][row]`; rows padded by 8 halves so that every 16x16 matrix starts
+    16-byte aligned), each invocation copying chunks of 4 elements
+    adjacent in memory; subgroup `g`
     (`gpu.subgroup_id`) owns the `SM x SN` block at `(g / (TN / SN)) * SM,
     (g % (TN / SN)) * SN` as 16x16 f32 `!gpu.mma_matrix` accumulators and
-    per 16 steps of K loads its A matrices (column-major, `transpose`) and
-    B matrices from workgroup memory with `gpu.subgroup_mma_load_matrix`
+    per 16 steps of K loads its A and B matrices from workgroup memory
+    with `gpu.subgroup_mma_load_matrix` (`transpose`, i.e. column-major,
+    for an A staged `[k][m]` and a B staged `[n][k]`)
     and accumulates them with `gpu.subgroup_mma_compute`. After the loop
     each accumulator goes through the subgroup's 16x16 f32 scratch matrix
     in workgroup memory (`gpu.subgroup_mma_store_matrix`, barrier), and
