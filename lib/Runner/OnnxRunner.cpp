@@ -13,7 +13,8 @@
 
 #include "plaidml/Runner/Runner.h"
 
-#include "plaidml/Compiler/DeviceTarget.h"
+#include "CompileOptions.h"
+
 #include "plaidml/Import/Onnx.h"
 #include "plaidml/InitAll.h"
 #include "plaidml/Runner/OnnxCache.h"
@@ -70,13 +71,10 @@ compileModel(const std::string &path, const std::string &device,
              const onnx::ImportOptions &importOptions,
              const CompileSettings &settings, double &compileMs,
              std::unique_ptr<Runner> &inner) {
-  mlir::plaidml::CompileOptions options;
-  options.device = device;
-  options.threads = settings.threads;
-  std::string invalid = mlir::plaidml::validateCompileOptions(options);
-  if (!invalid.empty())
-    return rt::Status::failure(invalid);
-  mlir::plaidml::resolveDeviceTarget(options);
+  rt::StatusOr<mlir::plaidml::CompileOptions> options =
+      getCompileOptions(device, settings);
+  if (!options.ok())
+    return options.status();
   mlir::DialectRegistry registry;
   mlir::plaidml::registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -84,7 +82,7 @@ compileModel(const std::string &path, const std::string &device,
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   rt::StatusOr<CachedOnnxModel> model =
-      compileOnnxModel(context, path, importOptions, options);
+      compileOnnxModel(context, path, importOptions, *options);
   if (!model.ok())
     return rt::Status::failure(!model.message().empty()
                                    ? model.message()

@@ -12,6 +12,8 @@
 
 #include "plaidml/Runner/Runner.h"
 
+#include "CompileOptions.h"
+
 #include "plaidml/Compiler/Cache.h"
 #include "plaidml/Compiler/Compiler.h"
 #include "plaidml/Compiler/DeviceTarget.h"
@@ -309,16 +311,13 @@ openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
 
   // Compile (or find in the cache) the whole file, then run the entry
   // through the runtime like any artifact.
-  mlir::plaidml::CompileOptions options;
-  options.device = device;
-  options.threads = settings.threads;
-  std::string invalid = mlir::plaidml::validateCompileOptions(options);
-  if (!invalid.empty())
-    return rt::Status::failure(invalid);
-  mlir::plaidml::resolveDeviceTarget(options);
+  rt::StatusOr<mlir::plaidml::CompileOptions> options =
+      getCompileOptions(device, settings);
+  if (!options.ok())
+    return options.status();
   FailureOr<mlir::plaidml::CachedArtifact> artifact =
       mlir::plaidml::getCachedArtifact(*(*program)->context, (*program)->text,
-                                       options, path);
+                                       *options, path);
   if (failed(artifact))
     return rt::Status::failure("compiling '" + path + "' for " + device +
                                " failed");
@@ -335,6 +334,18 @@ openBuffer(std::unique_ptr<llvm::MemoryBuffer> file, const std::string &path,
 } // namespace
 
 namespace plaidml::run {
+
+rt::StatusOr<mlir::plaidml::CompileOptions>
+getCompileOptions(const std::string &device, const CompileSettings &settings) {
+  mlir::plaidml::CompileOptions options;
+  options.device = device;
+  options.threads = settings.threads;
+  std::string invalid = mlir::plaidml::validateCompileOptions(options);
+  if (!invalid.empty())
+    return rt::Status::failure(invalid);
+  mlir::plaidml::resolveDeviceTarget(options);
+  return options;
+}
 bool canOpenSources() { return true; }
 
 rt::StatusOr<std::unique_ptr<Runner>>
