@@ -38,6 +38,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -473,8 +474,11 @@ mlir::plaidml::chooseStagedTile(const StagedNest &nest,
   if (nest.n <= 64 && groups2(128, narrow) >= minWorkgroups)
     return StagedTile{128, narrow, 16, 8, narrow / 16};
   auto groups = [&](int64_t t) { return groups2(t, t); };
+  // Steps of 16 along a long K (K = 4096: 4.03 -> 3.61 ms on the H200),
+  // of 8 along a short one (a 1x1 convolution with K = 64: 0.21 -> 0.27 ms
+  // with 16).
   if (groups(128) >= minWorkgroups)
-    return StagedTile{128, 128, 8, 8, 8};
+    return StagedTile{128, 128, nest.k >= 1024 ? 16 : 8, 8, 8};
   if (groups(64) >= minWorkgroups / 2)
     return StagedTile{64, 64, 16, 4, 4};
   return StagedTile{32, 32, 16, 2, 2};
@@ -631,6 +635,14 @@ private:
   /// emitOutput where (m, n) lies inside M x N; tiles of tm x tn outputs
   /// that divide M (N) need no test along it.
   void emitGuardedOutput(Value m, Value n, int64_t tm, int64_t tn, Value acc);
+  /// The nest's store where the nest stores its sums as they are (an
+  /// initial value of 0, no epilogue) into a row-major M x N matrix (per
+  /// batch) that `coop`'s tiles divide: the accumulator matrices can then
+  /// be stored straight into it.
+  affine::AffineStoreOp getDirectStore(const CoopTile &coop);
+  /// The indices of output (m, n) of `store` (one of getDirectStore).
+  SmallVector<Value> getDirectIndices(affine::AffineStoreOp store, Value m,
+                                      Value n);
   /// Factor `side`'s elements this invocation copies for the step at k0.
   SmallVector<Value> loadShare(int side, Value k0, bool guardK);
   void storeShare(int side, ValueRange values);
@@ -866,6 +878,84 @@ void KernelBuilder::emitGuardedOutput(Value m, Value n, int64_t tm, int64_t tn,
   emitOutput(m, n, acc);
 }
 
+/// Whether `v` is a constant 0: an arith.constant, or a load of a constant
+/// global (a Tile constant) whose elements are all 0.
+static bool isZeroConstant(Value v) {
+  if (matchPattern(v, m_AnyZeroFloat()))
+    return true;
+  auto load = v.getDefiningOp<affine::AffineLoadOp>();
+  auto get =
+      load ? load.getMemRef().getDefiningOp<memref::GetGlobalOp>() : nullptr;
+  if (!get)
+    return false;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  auto value =
+      global && global.getConstant()
+          ? dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr())
+          : DenseElementsAttr();
+  return value && value.isSplat() && isa<FloatType>(value.getElementType()) &&
+         value.getSplatValue<APFloat>().isZero();
+}
+
+affine::AffineStoreOp KernelBuilder::getDirectStore(const CoopTile &coop) {
+  if (nest.m % coop.tm || nest.n % coop.tn || nest.mDims.size() != 1 ||
+      nest.nDims.size() != 1)
+    return {};
+  // The body: the initial value, the reduction, the store of its sum.
+  affine::AffineForOp top = nest.chain.front();
+  Value init = top.getInits()[0];
+  affine::AffineStoreOp store;
+  for (Operation &op : nest.par.getBody()->without_terminator()) {
+    if (auto s = dyn_cast<affine::AffineStoreOp>(op))
+      store = s;
+    else if (&op != top.getOperation() && init.getDefiningOp() != &op)
+      return {};
+  }
+  if (!store || store.getValueToStore() != top.getResult(0) ||
+      !isZeroConstant(init))
+    return {};
+  // Its indices: the batch dimensions, then M and N, the memory row-major.
+  MemRefType type = store.getMemRefType();
+  AffineMap map = store.getAffineMap();
+  int64_t rank = type.getRank();
+  if (!type.getLayout().isIdentity() || !type.hasStaticShape() || rank < 2 ||
+      type.getElementType() != init.getType() ||
+      type.getDimSize(rank - 2) != nest.m ||
+      type.getDimSize(rank - 1) != nest.n)
+    return {};
+  auto parDimOf = [&](AffineExpr e) -> int64_t {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || d.getPosition() >= map.getNumDims())
+      return -1;
+    return classifyIndex(nest, store.getMapOperands()[d.getPosition()]).parDim;
+  };
+  if (parDimOf(map.getResult(rank - 2)) != nest.mDims[0] ||
+      parDimOf(map.getResult(rank - 1)) != nest.nDims[0])
+    return {};
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    int64_t d = parDimOf(map.getResult(i));
+    if (d < 0 || !llvm::is_contained(nest.batchDims, d))
+      return {};
+  }
+  return store;
+}
+
+SmallVector<Value> KernelBuilder::getDirectIndices(affine::AffineStoreOp store,
+                                                   Value m, Value n) {
+  IRMapping mapping;
+  mapBatch(mapping);
+  SmallVector<Value> indices;
+  AffineMap map = store.getAffineMap();
+  for (AffineExpr e : map.getResults().drop_back(2)) {
+    unsigned pos = cast<AffineDimExpr>(e).getPosition();
+    indices.push_back(mapping.lookupOrDefault(store.getMapOperands()[pos]));
+  }
+  indices.push_back(m);
+  indices.push_back(n);
+  return indices;
+}
+
 void KernelBuilder::buildStaged(const StagedTile &chosen) {
   tile = chosen;
   Type accType = nest.add->getResult(0).getType();
@@ -1053,23 +1143,21 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   // where the factor's innermost index follows K), rows padded by 8
   // halves: 16-byte aligned rows, as cooperative-matrix loads need; the
   // matrices are then read row- or column-major to match.
+  // Each chunk of 4 halves is one vector<4xf16> of the staged tile (one
+  // 64-bit store); a row of `lead` vectors.
   constexpr int64_t kHalfPadding = 8, kChunk = 4;
   bool alongK[2] = {nest.aAlongK, nest.bAlongK};
   int64_t rows[2] = {coop.tm, coop.tn}, lead[2];
+  auto chunkType = VectorType::get({kChunk}, elementType);
   for (int side = 0; side < 2; ++side) {
     int64_t inner = alongK[side] ? coop.tk : rows[side];
     int64_t outer = alongK[side] ? rows[side] : coop.tk;
-    lead[side] = inner + kHalfPadding;
+    lead[side] = (inner + kHalfPadding) / kChunk;
     staged[side] = memref::AllocOp::create(
         b, loc,
-        MemRefType::get({outer, lead[side]}, elementType,
+        MemRefType::get({outer, lead[side]}, chunkType,
                         MemRefLayoutAttrInterface(), memSpace));
   }
-  int64_t subgroups = kInvocations / kSubgroup;
-  Value scratch = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({subgroups, kFrag, kFrag}, accType,
-                      MemRefLayoutAttrInterface(), memSpace));
 
   tileN0 = mulc(launch.getBlockIds().x, coop.tn);
   tileM0 = mulc(launch.getBlockIds().y, coop.tm);
@@ -1088,19 +1176,14 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
 
   bool guardK = nest.k % coop.tk != 0;
   // Invocation t copies chunks of 4 elements consecutive in the factor's
-  // memory (chunk t + 256 c of the tile), so that the 4 loads and the 4
-  // stores of a chunk are adjacent: the row and the step along K of
-  // element j of chunk c.
-  auto chunkAt = [&](int side, int64_t c,
-                     int64_t j) -> std::pair<Value, Value> {
+  // memory (chunk t + 256 c of the tile), so that the 4 loads of a chunk
+  // are adjacent: the chunk's line of the staged tile and its index in
+  // the line.
+  auto chunkAt = [&](int side, int64_t c) -> std::pair<Value, Value> {
     int64_t inner = alongK[side] ? coop.tk : rows[side];
     Value linear = add(tid, c * kInvocations);
-    Value line = arith::DivUIOp::create(b, loc, linear, index(inner / kChunk));
-    Value pos =
-        add(mulc(arith::RemUIOp::create(b, loc, linear, index(inner / kChunk)),
-                 kChunk),
-            j);
-    return alongK[side] ? std::make_pair(line, pos) : std::make_pair(pos, line);
+    return {arith::DivUIOp::create(b, loc, linear, index(inner / kChunk)),
+            arith::RemUIOp::create(b, loc, linear, index(inner / kChunk))};
   };
   int64_t total[2] = {nest.m, nest.n};
   Value base[2] = {tileM0, tileN0};
@@ -1109,7 +1192,10 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     for (int64_t c = 0, e = rows[side] * coop.tk / (kChunk * kInvocations);
          c < e; ++c)
       for (int64_t j = 0; j < kChunk; ++j) {
-        auto [row, step] = chunkAt(side, c, j);
+        auto [line, chunk] = chunkAt(side, c);
+        Value pos = add(mulc(chunk, kChunk), j);
+        auto [row, step] = alongK[side] ? std::make_pair(line, pos)
+                                        : std::make_pair(pos, line);
         Value mn = add(base[side], row);
         // Exact tiles need no clamp (nor, without a K remainder, does k:
         // the steps are clamped whole), which keeps the addresses' known
@@ -1121,13 +1207,12 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     return values;
   };
   auto storeChunks = [&](int side, ValueRange values) {
-    for (int64_t c = 0, e = values.size() / kChunk; c < e; ++c)
-      for (int64_t j = 0; j < kChunk; ++j) {
-        auto [row, step] = chunkAt(side, c, j);
-        memref::StoreOp::create(b, loc, values[c * kChunk + j], staged[side],
-                                alongK[side] ? ValueRange{row, step}
-                                             : ValueRange{step, row});
-      }
+    for (int64_t c = 0, e = values.size() / kChunk; c < e; ++c) {
+      auto [line, chunk] = chunkAt(side, c);
+      Value v = vector::FromElementsOp::create(
+          b, loc, chunkType, values.slice(c * kChunk, kChunk));
+      memref::StoreOp::create(b, loc, v, staged[side], ValueRange{line, chunk});
+    }
   };
   Value accZero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
   Value zeroFrag =
@@ -1157,6 +1242,8 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     SmallVector<Value> accs(args.take_front(numAcc));
     // A (M x K) is row-major where staged [m][k], column-major where
     // [k][m]; B (K x N) row-major where [k][n], column-major where [n][k].
+    // Indices along a line and the lead dimension count chunks (the
+    // cooperative-matrix load reads the staged vectors as their halves).
     auto loadFrag = [&](int side, int64_t kk, Value first, int64_t f) {
       Value mn = add(first, f * kFrag);
       bool kMajor = !alongK[side];
@@ -1164,7 +1251,9 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
       return gpu::SubgroupMmaLoadMatrixOp::create(
           b, loc, fragType(elementType, side == 0 ? "AOp" : "BOp"),
           staged[side],
-          kMajor ? ValueRange{index(kk), mn} : ValueRange{mn, index(kk)},
+          kMajor ? ValueRange{index(kk),
+                              arith::DivUIOp::create(b, loc, mn, index(kChunk))}
+                 : ValueRange{mn, index(kk / kChunk)},
           b.getIndexAttr(lead[side]),
           columnMajor ? b.getUnitAttr() : UnitAttr());
     };
@@ -1188,9 +1277,28 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     scf::YieldOp::create(b, loc, yielded);
   }
 
-  // Each accumulator matrix through the subgroup's scratch matrix: every
-  // lane takes 8 of its elements (rows lane / 16 + 2q, column lane % 16) to
-  // the epilogue and the store.
+  // Without an epilogue, each accumulator matrix straight into the output
+  // (the H200: 4096^3 0.88 -> 0.80 ms, docs/Performance.md).
+  if (affine::AffineStoreOp direct = getDirectStore(coop)) {
+    for (int64_t i = 0; i < fragsM; ++i)
+      for (int64_t j = 0; j < fragsN; ++j) {
+        Value m = add(add(tileM0, sgM0), i * kFrag);
+        Value n = add(add(tileN0, sgN0), j * kFrag);
+        gpu::SubgroupMmaStoreMatrixOp::create(
+            b, loc, loop.getResult(i * fragsN + j), direct.getMemRef(),
+            getDirectIndices(direct, m, n), b.getIndexAttr(nest.n), UnitAttr());
+      }
+    nest.par.erase();
+    return;
+  }
+  // Else each accumulator matrix through the subgroup's scratch matrix:
+  // every lane takes 8 of its elements (rows lane / 16 + 2q, column
+  // lane % 16) to the epilogue and the store.
+  int64_t subgroups = kInvocations / kSubgroup;
+  Value scratch = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({subgroups, kFrag, kFrag}, accType,
+                      MemRefLayoutAttrInterface(), memSpace));
   Value row0 = arith::DivUIOp::create(b, loc, lane, index(kFrag));
   Value col = arith::RemUIOp::create(b, loc, lane, index(kFrag));
   for (int64_t i = 0; i < fragsM; ++i)

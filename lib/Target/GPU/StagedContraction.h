@@ -66,7 +66,8 @@ struct StagedTile {
   int64_t invocations() const { return (tm / rm) * (tn / rn); }
 };
 
-/// The tile the configuration chooses: 128x128 (8x8 per invocation) when
+/// The tile the configuration chooses: 128x128 (8x8 per invocation, steps
+/// of 16 along a K of 1024 or more, else 8) when
 /// the grid still has at least `minWorkgroups` workgroups (128x64 or 128x32
 /// when N is at most 64 or 32), else 64x64 (4x4) or 32x32 (2x2);
 /// none (`why` says why) for products too small in M or N (a GEMV), or when
@@ -140,8 +141,9 @@ bool isValidCoopTile(const CoopTile &tile, std::string &why);
 
 /// Replaces `nest.par` with a gpu.launch computing it with `tile`: f16
 /// operand tiles staged in workgroup memory, gpu.subgroup_mma_* products
-/// accumulated in f32 matrices, and the epilogue and the store per output
-/// through a 16x16 scratch matrix per subgroup.
+/// accumulated in f32 matrices, stored straight into the output where the
+/// nest stores its sums as they are, else the epilogue and the store per
+/// output through a 16x16 scratch matrix per subgroup.
 void applyCoopTile(StagedNest &nest, const CoopTile &tile);
 
 } // namespace mlir::plaidml

@@ -10,6 +10,8 @@
 // RUN:   | FileCheck %s --check-prefix=LARGE
 // LARGE-LABEL: func.func @matmul
 // LARGE: plaidml.gpu.staged_tile = array<i64: 128, 128, 8, 8, 8>
+// LARGE-LABEL: func.func @long_k
+// LARGE: plaidml.gpu.staged_tile = array<i64: 128, 128, 16, 8, 8>
 
 // Fewer than 264 workgroups of 128x128 and 132 of 64x64: 32x32 tiles. No
 // workgroup size: the staged kernel has its own.
@@ -27,6 +29,27 @@ func.func @matmul(%a: memref<256x32xf32>, %b: memref<32x300xf32>, %c: memref<256
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<256x300xf32>
+  }
+  return
+}
+
+// -----
+
+// A reduction of 1024 or more takes steps of 16 (8 above) in 128x128 tiles.
+// CHECK-LABEL: func.func @long_k
+// CHECK:       } {plaidml.gpu.staged_tile = array<i64: 32, 32, 16, 2, 2>}
+func.func @long_k(%a: memref<256x1024xf32>, %b: memref<1024x256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{staged tile 32x32x16}}
+  affine.parallel (%m, %n) = (0, 0) to (256, 256) {
+    %r = affine.for %k = 0 to 1024 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<256x1024xf32>
+      %y = affine.load %b[%k, %n] : memref<1024x256xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<256x256xf32>
   }
   return
 }

@@ -1,21 +1,26 @@
 // The kernel plaidml-gpu-stage-contraction builds for a cooperative-matrix
 // tile: f16 tiles staged in workgroup memory in the order of each factor's
-// memory (A row-major: [m][k]; B: [k][n]; rows padded by 8 halves), each
-// invocation copying chunks of 4 adjacent elements; subgroup g's 16x16 f32
+// memory (A row-major: [m][k]; B: [k][n]; rows padded by 8 halves) as
+// vector<4xf16> chunks, each invocation loading 4 adjacent elements and
+// storing them as one vector; the cooperative-matrix loads count the lead
+// dimension and the index along a row in chunks; subgroup g's 16x16 f32
 // accumulators at rows (g / 4) * 32 and columns (g % 4) * 16 of the 64x64
 // tile; the next step's loads carried (steps clamped whole); the epilogue
 // (a bias) through the subgroup's scratch matrix with guarded stores
 // (100 x 70 is not a multiple of 64). The second function stores both
 // factors transposed: A staged [k][m] and read column-major, B [n][k] and
-// read column-major.
+// read column-major; it has no epilogue, an initial value of 0 and tiles
+// that divide its output, so its accumulators go straight into the output
+// (no scratch matrix). So do the third's, a batch of products whose 0 is a
+// Tile constant (a constant global), at the batch index; the fourth's
+// initial value is 1, and its accumulators take the scratch path.
 // RUN: plaidml-opt %s -split-input-file -plaidml-gpu-stage-contraction \
 // RUN:   -canonicalize -cse | FileCheck %s
 
 // CHECK-LABEL: func.func @coop
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads(%[[TID:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c256,
-// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<64x40xf16, 3>
-// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<32x72xf16, 3>
-// CHECK-DAG:   %[[SCRATCH:.*]] = memref.alloc() : memref<8x16x16xf32, 3>
+// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<64x10xvector<4xf16>, 3>
+// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<32x18xvector<4xf16>, 3>
 // CHECK:       %[[SG:.*]] = gpu.subgroup_id : index
 // CHECK:       %[[LANE:.*]] = gpu.lane_id
 // CHECK:       %[[SGM:.*]] = arith.divui %[[SG]], %c4 : index
@@ -25,19 +30,21 @@
 // CHECK:       %[[ZERO:.*]] = gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK:       memref.load %arg0[{{.*}}] : memref<100x45xf16>
 // CHECK:       %[[LOOP:.*]]:18 = scf.for %[[K0:.*]] = %c0 to %c64 step %c32 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], {{.*}}) -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, f16,
-// CHECK-NEXT:    memref.store %{{.*}}, %[[A]][%[[ROW:.*]], %{{.*}}] : memref<64x40xf16, 3>
-// CHECK-NEXT:    memref.store %{{.*}}, %[[A]][%[[ROW]], %{{.*}}] : memref<64x40xf16, 3>
-// CHECK-COUNT-6: memref.store %{{.*}}, %[[A]][{{.*}}] : memref<64x40xf16, 3>
-// CHECK-COUNT-8: memref.store %{{.*}}, %[[B]][{{.*}}] : memref<32x72xf16, 3>
+// CHECK:         %[[CHUNK:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf16>
+// CHECK-NEXT:    memref.store %[[CHUNK]], %[[A]][%{{.*}}, %{{.*}}] : memref<64x10xvector<4xf16>, 3>
+// CHECK:         memref.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] : memref<64x10xvector<4xf16>, 3>
+// CHECK-COUNT-2: memref.store %{{.*}}, %[[B]][{{.*}}] : memref<32x18xvector<4xf16>, 3>
 // CHECK-NEXT:  gpu.barrier
 // CHECK:       %[[NEXT:.*]] = arith.addi %[[K0]], %c32 : index
 // CHECK-NEXT:  arith.minui %[[NEXT]], %c32 : index
-// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%[[M0]], %c0] {leadDimension = 40 : index} : memref<64x40xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
-// CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%c0, %[[N0]]] {leadDimension = 72 : index} : memref<32x72xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%[[M0]], %c0] {leadDimension = 10 : index} : memref<64x10xvector<4xf16>, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK:       %[[N0C:.*]] = arith.divui %[[N0]], %c4 : index
+// CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%c0, %[[N0C]]] {leadDimension = 18 : index} : memref<32x18xvector<4xf16>, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
 // CHECK:       gpu.subgroup_mma_compute
-// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%[[M0]], %c16]
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%[[M0]], %c4]
 // CHECK:       gpu.barrier
 // CHECK-NEXT:  scf.yield
+// CHECK:       %[[SCRATCH:.*]] = memref.alloc() : memref<8x16x16xf32, 3>
 // CHECK:       gpu.subgroup_mma_store_matrix %[[LOOP]]#0, %[[SCRATCH]][%[[SG]], %c0, %c0] {leadDimension = 16 : index}
 // CHECK-NEXT:  gpu.barrier
 // CHECK:       memref.load %[[SCRATCH]][%[[SG]], {{.*}}] : memref<8x16x16xf32, 3>
@@ -70,16 +77,70 @@ func.func @coop(%a: memref<100x45xf16>, %b: memref<45x70xf16>, %bias: memref<70x
 // -----
 
 // CHECK-LABEL: func.func @transposed
-// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<32x72xf16, 3>
-// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<64x40xf16, 3>
-// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%c0, %{{.*}}] {leadDimension = 72 : index, transpose} : memref<32x72xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
-// CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%{{.*}}, %c0] {leadDimension = 40 : index, transpose} : memref<64x40xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<32x18xvector<4xf16>, 3>
+// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<64x10xvector<4xf16>, 3>
+// CHECK:       %[[LOOP:.*]]:{{[0-9]+}} = scf.for
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%c0, %{{.*}}] {leadDimension = 18 : index, transpose} : memref<32x18xvector<4xf16>, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%{{.*}}, %c0] {leadDimension = 10 : index, transpose} : memref<64x10xvector<4xf16>, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK:       scf.yield
+// CHECK-NOT:   memref.alloc
+// CHECK:       gpu.subgroup_mma_store_matrix %[[LOOP]]#0, %arg2[%{{.*}}, %{{.*}}] {leadDimension = 64 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<64x64xf32>
+// CHECK:       gpu.subgroup_mma_store_matrix %[[LOOP]]#1, %arg2[%{{.*}}, %{{.*}}] {leadDimension = 64 : index}
+// CHECK-NOT:   gpu.barrier
+// CHECK:       gpu.terminator
 func.func @transposed(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   affine.parallel (%m, %n) = (0, 0) to (64, 64) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%k, %m] : memref<64x64xf16>
       %y = affine.load %b[%n, %k] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batched
+// CHECK:       gpu.launch blocks(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %[[BATCH:[a-z0-9]+]]) in
+// CHECK:       gpu.subgroup_mma_store_matrix %{{.*}}, %arg2[%[[BATCH]], %{{.*}}, %{{.*}}] {leadDimension = 128 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<3x64x128xf32>
+// CHECK-NOT:   memref.alloc() : memref<8x16x16xf32, 3>
+memref.global "private" constant @zero : memref<f32> = dense<0.0>
+func.func @batched(%a: memref<3x64x32xf16>, %b: memref<3x32x128xf16>, %c: memref<3x64x128xf32>) {
+  %g = memref.get_global @zero : memref<f32>
+  affine.parallel (%i, %m, %n) = (0, 0, 0) to (3, 64, 128) {
+    %zero = affine.load %g[] : memref<f32>
+    %r = affine.for %k = 0 to 32 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%i, %m, %k] : memref<3x64x32xf16>
+      %y = affine.load %b[%i, %k, %n] : memref<3x32x128xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%i, %m, %n] : memref<3x64x128xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @one
+// CHECK:       memref.alloc() : memref<8x16x16xf32, 3>
+// CHECK:       gpu.subgroup_mma_store_matrix %{{.*}}, %{{.*}}[%{{.*}}, %c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<8x16x16xf32, 3>
+func.func @one(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %one = arith.constant 1.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %one) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x64xf16>
       %xe = arith.extf %x : f16 to f32
       %ye = arith.extf %y : f16 to f32
       %p = arith.mulf %xe, %ye : f32

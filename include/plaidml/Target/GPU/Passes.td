@@ -192,18 +192,21 @@ def GpuStageContractionPass
     as the staged tile, the tiles staged as f16 in the order of each
     factor's memory (`[row][k]` where its innermost index follows K, else
     `[k][row]`; rows padded by 8 halves so that every 16x16 matrix starts
-    16-byte aligned), each invocation copying chunks of 4 elements
-    adjacent in memory; subgroup `g`
+    16-byte aligned) as arrays of `vector<4xf16>`, each invocation loading
+    chunks of 4 elements adjacent in memory and storing each as one vector;
+    subgroup `g`
     (`gpu.subgroup_id`) owns the `SM x SN` block at `(g / (TN / SN)) * SM,
     (g % (TN / SN)) * SN` as 16x16 f32 `!gpu.mma_matrix` accumulators and
     per 16 steps of K loads its A and B matrices from workgroup memory
     with `gpu.subgroup_mma_load_matrix` (`transpose`, i.e. column-major,
     for an A staged `[k][m]` and a B staged `[n][k]`)
-    and accumulates them with `gpu.subgroup_mma_compute`. After the loop
-    each accumulator goes through the subgroup's 16x16 f32 scratch matrix
-    in workgroup memory (`gpu.subgroup_mma_store_matrix`, barrier), and
-    each lane (`gpu.lane_id`) runs the epilogue and the guarded store of 8
-    of its elements. convert-gpu-to-spirv makes the `spirv.KHR.
+    and accumulates them with `gpu.subgroup_mma_compute`. After the loop,
+    where the nest stores its sums as they are (an initial value of 0, no
+    epilogue) into a row-major output that the tiles divide, each
+    accumulator is stored straight into it (`gpu.subgroup_mma_store_matrix`);
+    otherwise it goes through the subgroup's 16x16 f32 scratch matrix in
+    workgroup memory (barrier), and each lane (`gpu.lane_id`) runs the
+    epilogue and the guarded store of 8 of its elements. convert-gpu-to-spirv makes the `spirv.KHR.
     CooperativeMatrix*` ops of them.
 
     A staged tile the nest cannot take (not a product of two factors, a
