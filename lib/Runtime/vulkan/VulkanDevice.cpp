@@ -17,6 +17,7 @@
 
 #include "FileUtil.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
@@ -304,6 +305,7 @@ Status vkFailure(const char *call, VkResult result,
   X(vkCreateFence)                                                             \
   X(vkResetFences)                                                             \
   X(vkWaitForFences)                                                           \
+  X(vkGetFenceStatus)                                                          \
   X(vkQueueSubmit)
 
 /// The loader, the instance and every function the runtime calls: created
@@ -726,6 +728,9 @@ struct VulkanDevice::Impl {
   void hazard(const std::vector<VkBuffer> &buffers);
   Status allocateDescriptorSet(VkDescriptorSetLayout layout,
                                VkDescriptorSet &set);
+  /// Waits for `fence`: polls it for up to kFencePollTime, then blocks.
+  VkResult waitForFence();
+  static constexpr std::chrono::microseconds kFencePollTime{2000};
   Status synchronize();
 };
 
@@ -991,6 +996,19 @@ Status VulkanDevice::Impl::allocateDescriptorSet(VkDescriptorSetLayout layout,
   }
 }
 
+VkResult VulkanDevice::Impl::waitForFence() {
+  // Poll for a while before blocking: a blocked thread wakes up tens of
+  // microseconds after the fence signals, as long as a small kernel runs
+  // (docs/VulkanRuntime.md, "Recording, barriers, synchronization").
+  auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < kFencePollTime) {
+    VkResult r = vk.vkGetFenceStatus(device, fence);
+    if (r != VK_NOT_READY)
+      return r;
+  }
+  return vk.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
+}
+
 Status VulkanDevice::Impl::synchronize() {
   if (!recording)
     return Status::success();
@@ -1010,7 +1028,7 @@ Status VulkanDevice::Impl::synchronize() {
     if (r != VK_SUCCESS) {
       status = vkFailure("vkQueueSubmit", r, label);
     } else {
-      r = vk.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
+      r = waitForFence();
       if (r != VK_SUCCESS)
         status = vkFailure("vkWaitForFences", r, label);
       vk.vkResetFences(device, 1, &fence);
