@@ -476,8 +476,9 @@ mlir::plaidml::chooseStagedTile(const StagedNest &nest,
   auto groups = [&](int64_t t) { return groups2(t, t); };
   // Steps of 16 along a long K (K = 4096: 4.03 -> 3.61 ms on the H200),
   // of 8 along a short one (a 1x1 convolution with K = 64: 0.21 -> 0.27 ms
-  // with 16).
-  if (groups(128) >= minWorkgroups)
+  // with 16). A grid 90 % full still takes 128x128 (2048^3: 256 of 264
+  // workgroups, 0.63 -> 0.49 ms against 64x64).
+  if (groups(128) * 10 >= minWorkgroups * 9)
     return StagedTile{128, 128, nest.k >= 1024 ? 16 : 8, 8, 8};
   if (groups(64) >= minWorkgroups / 2)
     return StagedTile{64, 64, 16, 4, 4};

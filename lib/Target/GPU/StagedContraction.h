@@ -68,10 +68,10 @@ struct StagedTile {
 
 /// The tile the configuration chooses: 128x128 (8x8 per invocation, steps
 /// of 16 along a K of 1024 or more, else 8) when
-/// the grid still has at least `minWorkgroups` workgroups (128x64 or 128x32
-/// when N is at most 64 or 32), else 64x64 (4x4) or 32x32 (2x2);
-/// none (`why` says why) for products too small in M or N (a GEMV), or when
-/// the device's workgroups cannot hold 256 invocations.
+/// the grid still has at least 90 % of `minWorkgroups` workgroups (128x64 or
+/// 128x32 when N is at most 64 or 32), else 64x64 (4x4) or 32x32 (2x2); none
+/// (`why` says why) for products too small in M or N (a GEMV), or when the
+/// device's workgroups cannot hold 256 invocations.
 std::optional<StagedTile> chooseStagedTile(const StagedNest &nest,
                                            int64_t maxWorkgroupSize,
                                            int64_t minWorkgroups,

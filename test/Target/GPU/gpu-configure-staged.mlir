@@ -56,6 +56,27 @@ func.func @long_k(%a: memref<256x1024xf32>, %b: memref<1024x256xf32>, %c: memref
 
 // -----
 
+// 240 workgroups of 128x128, at least 90 % of 264: 128x128 tiles.
+// CHECK-LABEL: func.func @almost_full
+// CHECK:       } {plaidml.gpu.staged_tile = array<i64: 128, 128, 8, 8, 8>}
+func.func @almost_full(%a: memref<2048x64xf32>, %b: memref<64x1920xf32>, %c: memref<2048x1920xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{staged tile 128x128x8}}
+  affine.parallel (%m, %n) = (0, 0) to (2048, 1920) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<2048x64xf32>
+      %y = affine.load %b[%k, %n] : memref<64x1920xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<2048x1920xf32>
+  }
+  return
+}
+
+// -----
+
 // A GEMV with a short reduction keeps the register tile.
 // CHECK-LABEL: func.func @gemv
 // CHECK-NOT:   plaidml.gpu.staged_tile
