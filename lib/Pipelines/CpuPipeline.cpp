@@ -71,6 +71,9 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   lateFuncPm.addPass(createCpuParallelizePass(parallelOptions));
   // Temporaries in the workspace the runtime allocates and checks.
   lateFuncPm.addPass(createCpuPlanWorkspacePass());
+  // A function per top-level loop nest: LLVM's time grows faster than the
+  // size of a function, and the functions can be compiled on threads.
+  pm.addPass(createCpuOutlineNestsPass());
 
   // Loops: affine -> scf (affine.parallel -> scf.parallel) -> OpenMP
   // worksharing loops on `threads` threads (omp.parallel num_threads, so
