@@ -157,10 +157,12 @@ assignParts(const llvm::Module &module, unsigned parts) {
 
 /// `module` divided into `parts` modules, as bitcode. Definitions of
 /// internal linkage become hidden external ones, so the parts can refer to
-/// each other's (hidden: the artifact still exports only what it did).
+/// each other's (hidden: the artifact still exports only what it did); so
+/// do linkonce ones (convert-math-to-funcs' helpers), which a part that
+/// does not call them would otherwise drop while another part calls them.
 SmallVector<SmallString<0>> divide(llvm::Module &module, unsigned parts) {
   auto externalize = [](llvm::GlobalValue &value) {
-    if (value.hasLocalLinkage()) {
+    if (value.hasLocalLinkage() || value.hasLinkOnceLinkage()) {
       value.setLinkage(llvm::GlobalValue::ExternalLinkage);
       value.setVisibility(llvm::GlobalValue::HiddenVisibility);
     }
