@@ -13,6 +13,8 @@
 
 #include "plaidml/Compiler/Compiler.h"
 
+#include "CodeGen.h"
+
 #include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
 #include "plaidml/Dialect/Tile/IR/TileDialect.h"
 #include "plaidml/Pipelines/Pipelines.h"
@@ -22,13 +24,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -36,8 +36,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <memory>
@@ -102,6 +100,8 @@ mlir::plaidml::validateCompileOptions(const CompileOptions &options) {
   if (device != "cpu" && !getVulkanIndex(device) && !getOpenCLIndex(device))
     return "unknown device '" + options.device +
            "' (expected cpu, vulkan:N or opencl:N)";
+  if (options.codegenParts < 1)
+    return "codegen-parts must be at least 1";
   CpuPipelineOptions pipelineOptions;
   options.toPipelineOptions(pipelineOptions);
   return validateCpuPipelineOptions(pipelineOptions);
@@ -118,9 +118,9 @@ mlir::plaidml::getResolvedOptionsString(const CompileOptions &options) {
     return target.takeError();
   std::string resolved =
       llvm::formatv("cpu={0} features={1} opt-level={2} threads={3} "
-                    "triple={4}",
+                    "triple={4} codegen-parts={5}",
                     target->cpu, target->features, options.optLevel,
-                    options.threads, target->triple)
+                    options.threads, target->triple, options.codegenParts)
           .str();
   // Kernels depend on what the device offers.
   if (getVulkanIndex(options.device))
@@ -309,50 +309,12 @@ mlir::plaidml::getCompilePipeline(ModuleOp module,
   return text;
 }
 
-/// LLVM's -O<level> module pipeline.
-static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
-                     unsigned optLevel) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  // The code generators unroll what is worth it (register blocks, inner
-  // reduction loops); LLVM's loop unrolling on top made the code bigger,
-  // not faster, and cost a third of LLVM's time on networks.
-  llvm::PipelineTuningOptions tuning;
-  tuning.LoopUnrolling = false;
-  llvm::PassBuilder builder(&machine, tuning);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = llvm::OptimizationLevel::O0;
-  if (optLevel == 1)
-    level = llvm::OptimizationLevel::O1;
-  else if (optLevel == 2)
-    level = llvm::OptimizationLevel::O2;
-  else if (optLevel >= 3)
-    level = llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager passes =
-      optLevel == 0 ? builder.buildO0DefaultPipeline(level)
-                    : builder.buildPerModuleDefaultPipeline(level);
-  passes.run(module, mam);
-}
-
-/// Whether `module` calls the OpenMP runtime (the outlined parallel loops
-/// of convert-scf-to-openmp call __kmpc_fork_call and friends).
-static bool callsOpenMPRuntime(const llvm::Module &module) {
-  return llvm::any_of(module.functions(), [](const llvm::Function &f) {
-    return f.isDeclaration() && f.getName().starts_with("__kmpc_");
-  });
-}
-
-/// Links `objectPath` into the shared library `outputPath`, with libomp
+/// Links `objectPaths` into the shared library `outputPath`, with libomp
 /// when `openMP`.
 static LogicalResult link(Location loc, const CompileOptions &options,
-                          const llvm::Triple &triple, StringRef objectPath,
-                          bool openMP, StringRef outputPath) {
+                          const llvm::Triple &triple,
+                          ArrayRef<std::string> objectPaths, bool openMP,
+                          StringRef outputPath) {
   FailureOr<std::string> linker = findLinker(loc, options.linker);
   if (failed(linker))
     return failure();
@@ -361,9 +323,9 @@ static LogicalResult link(Location loc, const CompileOptions &options,
   // libm and libc become DT_NEEDED and -z defs can check every symbol now
   // rather than at dlopen time.
   std::string multiarch = (triple.getArchName() + "-linux-gnu").str();
-  SmallVector<std::string> args = {*linker,         "-shared", "-z",
-                                   "defs",          "-o",      outputPath.str(),
-                                   objectPath.str()};
+  SmallVector<std::string> args = {*linker, "-shared", "-z",
+                                   "defs",  "-o",      outputPath.str()};
+  llvm::append_range(args, objectPaths);
   if (std::optional<std::string> builtins = findBuiltins(triple))
     args.push_back(*builtins);
   for (StringRef dir : {"/usr/lib/", "/lib/"})
@@ -425,9 +387,13 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
 
   {
     PassManager pm(module->getName());
+    // Verified once, after the pipeline, not after every pass: that was
+    // about 45% of the pipeline's time on MobileNetV2 (docs/Performance.md).
+    // plaidml-opt still verifies after each pass.
+    pm.enableVerifier(false);
     buildPipeline(pm, module, options, *target);
-    // The failing pass has said why.
-    if (failed(pm.run(module)))
+    // The failing pass has said why; so does the verifier.
+    if (failed(pm.run(module)) || failed(verify(module)))
       return failure();
   }
 
@@ -451,46 +417,10 @@ LogicalResult mlir::plaidml::compileToArtifact(ModuleOp module,
     llvmModule->print(os, nullptr);
   }
 
-  llvm::Triple triple(target->triple);
-  std::string lookupError;
-  const llvm::Target *llvmTarget =
-      llvm::TargetRegistry::lookupTarget(triple, lookupError);
-  if (!llvmTarget)
-    return emitError(loc) << "no LLVM target for '" << target->triple
-                          << "': " << lookupError;
-  llvm::CodeGenOptLevel codeGenLevel =
-      llvm::CodeGenOpt::getLevel(static_cast<int>(options.optLevel))
-          .value_or(llvm::CodeGenOptLevel::Default);
-  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
-      triple, target->cpu, target->features, llvm::TargetOptions(),
-      llvm::Reloc::PIC_, std::nullopt, codeGenLevel));
-  if (!machine)
-    return emitError(loc) << "cannot create an LLVM target machine for '"
-                          << target->triple << "', CPU '" << target->cpu << "'";
-  llvmModule->setTargetTriple(triple);
-  llvmModule->setDataLayout(machine->createDataLayout());
-  optimize(*llvmModule, *machine, options.optLevel);
-
-  SmallString<128> objectPath;
-  int objectFd;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "plaidml", "o", objectFd, objectPath))
-    return emitError(loc) << "cannot create a temporary object file: "
-                          << ec.message();
-  llvm::FileRemover removeObject(objectPath);
-  {
-    llvm::raw_fd_ostream objectStream(objectFd, /*shouldClose=*/true);
-    llvm::legacy::PassManager codeGen;
-    if (machine->addPassesToEmitFile(codeGen, objectStream, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return emitError(loc)
-             << "LLVM cannot emit object files for '" << target->triple << "'";
-    codeGen.run(*llvmModule);
-    objectStream.close();
-    if (objectStream.has_error())
-      return emitError(loc) << "cannot write the object file '" << objectPath
-                            << "': " << objectStream.error().message();
-  }
-  return link(loc, options, triple, objectPath, callsOpenMPRuntime(*llvmModule),
-              outputPath);
+  ObjectFiles objects;
+  if (failed(emitObjectFiles(loc, *llvmModule, *target, options.optLevel,
+                             options.codegenParts, objects)))
+    return failure();
+  return link(loc, options, llvm::Triple(target->triple), objects.paths,
+              objects.openMP, outputPath);
 }

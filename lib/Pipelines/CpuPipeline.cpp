@@ -71,43 +71,64 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   lateFuncPm.addPass(createCpuParallelizePass(parallelOptions));
   // Temporaries in the workspace the runtime allocates and checks.
   lateFuncPm.addPass(createCpuPlanWorkspacePass());
+  // A function per top-level loop nest: LLVM's time grows faster than the
+  // size of a function, and the functions can be compiled on threads.
+  pm.addPass(createCpuOutlineNestsPass());
+
+  // From here on every pass that works on one function at a time is nested
+  // on the functions, so MLIR runs it on the outlined nests in parallel (on
+  // the context's threads); those that add declarations or globals to the
+  // module run on the module.
+  // Consecutive function passes share one nest.
+  OpPassManager *functions = nullptr;
+  auto addToFunctions = [&](std::unique_ptr<Pass> pass) {
+    if (!functions)
+      functions = &pm.nest<func::FuncOp>();
+    functions->addPass(std::move(pass));
+  };
+  auto addToModule = [&](std::unique_ptr<Pass> pass) {
+    functions = nullptr;
+    pm.addPass(std::move(pass));
+  };
 
   // Loops: affine -> scf (affine.parallel -> scf.parallel) -> OpenMP
   // worksharing loops on `threads` threads (omp.parallel num_threads, so
   // OMP_NUM_THREADS does not change it) -> cf.
-  pm.addPass(createLowerAffinePass());
+  addToFunctions(createLowerAffinePass());
   // The register-blocked nests compute every access's address on its own;
   // merged here, the IR the rest of the pipeline and LLVM see is smaller
   // (MobileNetV2: a fifth fewer lines, and the pipeline itself faster).
-  pm.addPass(createCSEPass());
+  addToFunctions(createCSEPass());
   bool openMP = options.threads > 1;
   if (openMP) {
     ConvertSCFToOpenMPPassOptions openMPOptions;
     openMPOptions.numThreads = options.threads;
-    pm.addPass(createConvertSCFToOpenMPPass(openMPOptions));
+    addToModule(createConvertSCFToOpenMPPass(openMPOptions));
   }
-  pm.addPass(arith::createArithExpandOpsPass());
+  addToFunctions(arith::createArithExpandOpsPass());
   // Memrefs to LLVM: with OpenMP before scf-to-cf, since every OpenMP loop
   // body is a memref.alloca_scope, whose region must stay one block (its
   // lowering inlines it into the loop body, which may have several).
   auto addMemRefToLLVM = [&] {
-    pm.addPass(memref::createExpandStridedMetadataPass());
-    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+    addToFunctions(memref::createExpandStridedMetadataPass());
+    addToModule(createFinalizeMemRefToLLVMConversionPass());
   };
   if (openMP)
     addMemRefToLLVM();
-  pm.addPass(createSCFToControlFlowPass());
+  addToFunctions(createSCFToControlFlowPass());
 
   // Math ops with an LLVM intrinsic become intrinsics; the rest (erf, tanh,
   // atan, ...) libm calls, declared as func.func for func-to-llvm below.
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  addToFunctions(createConvertMathToLLVMPass());
+  addToModule(createConvertMathToLibmPass());
+  addToFunctions(createConvertVectorToLLVMPass());
 
   // Memrefs, then scalars and control flow, then functions with the
-  // bare-pointer calling convention of docs/ABI.md.
+  // bare-pointer calling convention of docs/ABI.md (the scalars of the
+  // functions first, in parallel; the module-level pass finds the rest).
   if (!openMP)
     addMemRefToLLVM();
+  addToFunctions(createArithToLLVMConversionPass());
   buildScalarsAndFunctionsToLLVM(pm);
   // The omp ops on LLVM types. After func-to-llvm: this pass also carries
   // func-to-llvm's patterns, with memref descriptors in signatures.
@@ -116,7 +137,7 @@ void mlir::plaidml::buildCpuLoweringPipeline(
 
   // Memref descriptors unpacked once per block, not once per access: LLVM
   // gets half the IR to translate, optimize and select.
-  pm.addPass(createCSEPass());
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createCSEPass());
   // Wrappers and manifest, on llvm.func, now that the signatures are final.
   pm.addPass(createEmitEntryPointsPass());
 

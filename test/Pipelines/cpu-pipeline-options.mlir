@@ -10,6 +10,8 @@
 // RUN:   | FileCheck %s --check-prefix=UNKNOWN
 
 // The pass order of the CPU pipelines (docs/CpuPipeline.md explains it).
+// After plaidml-cpu-outline-nests, the passes that work on one function
+// at a time are nested on the functions (MLIR runs them in parallel).
 
 // FULL:      builtin.module(
 // FULL-NEXT:   func.func(
@@ -39,19 +41,29 @@
 // LOWER-NEXT:    plaidml-cpu-parallelize{min-work=32768 threads=1},
 // LOWER-NEXT:    plaidml-cpu-plan-workspace
 // LOWER-NEXT:  ),
-// LOWER-NEXT:  lower-affine,
-// LOWER-NEXT:  cse,
-// LOWER-NEXT:  arith-expand{
-// LOWER-NEXT:  convert-scf-to-cf{
-// LOWER-NEXT:  convert-math-to-llvm{
+// LOWER-NEXT:  plaidml-cpu-outline-nests,
+// LOWER-NEXT:  func.func(
+// LOWER-NEXT:    lower-affine,
+// LOWER-NEXT:    cse,
+// LOWER-NEXT:    arith-expand{
+// LOWER-NEXT:    convert-scf-to-cf{
+// LOWER-NEXT:    convert-math-to-llvm{
+// LOWER-NEXT:  ),
 // LOWER-NEXT:  convert-math-to-libm,
-// LOWER-NEXT:  convert-vector-to-llvm{
-// LOWER-NEXT:  expand-strided-metadata,
+// LOWER-NEXT:  func.func(
+// LOWER-NEXT:    convert-vector-to-llvm{
+// LOWER-NEXT:    expand-strided-metadata
+// LOWER-NEXT:  ),
 // LOWER-NEXT:  finalize-memref-to-llvm{
+// LOWER-NEXT:  func.func(
+// LOWER-NEXT:    convert-arith-to-llvm{
+// LOWER-NEXT:  ),
 // LOWER-NEXT:  convert-arith-to-llvm{
 // LOWER-NEXT:  convert-cf-to-llvm{
 // LOWER-NEXT:  convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
-// LOWER-NEXT:  cse,
+// LOWER-NEXT:  llvm.func(
+// LOWER-NEXT:    cse
+// LOWER-NEXT:  ),
 // LOWER-NEXT:  plaidml-emit-entry-points,
 // LOWER-NEXT:  convert-ub-to-llvm{
 // LOWER-NEXT:  reconcile-unrealized-casts
@@ -63,21 +75,33 @@
 // FULL:      plaidml-cpu-parallelize{min-work=32768 threads=4},
 // FULL-NEXT: plaidml-cpu-plan-workspace
 // FULL-NEXT: ),
-// FULL-NEXT: lower-affine,
-// FULL-NEXT: cse,
+// FULL-NEXT: plaidml-cpu-outline-nests,
+// FULL-NEXT: func.func(
+// FULL-NEXT:   lower-affine,
+// FULL-NEXT:   cse
+// FULL-NEXT: ),
 // FULL-NEXT: convert-scf-to-openmp{num-threads=4},
-// FULL-NEXT: arith-expand{
-// FULL-NEXT: expand-strided-metadata,
+// FULL-NEXT: func.func(
+// FULL-NEXT:   arith-expand{
+// FULL-NEXT:   expand-strided-metadata
+// FULL-NEXT: ),
 // FULL-NEXT: finalize-memref-to-llvm{
-// FULL-NEXT: convert-scf-to-cf{
-// FULL-NEXT: convert-math-to-llvm{
+// FULL-NEXT: func.func(
+// FULL-NEXT:   convert-scf-to-cf{
+// FULL-NEXT:   convert-math-to-llvm{
+// FULL-NEXT: ),
 // FULL-NEXT: convert-math-to-libm,
-// FULL-NEXT: convert-vector-to-llvm{
+// FULL-NEXT: func.func(
+// FULL-NEXT:   convert-vector-to-llvm{
+// FULL-NEXT:   convert-arith-to-llvm{
+// FULL-NEXT: ),
 // FULL-NEXT: convert-arith-to-llvm{
 // FULL-NEXT: convert-cf-to-llvm{
 // FULL-NEXT: convert-func-to-llvm{{{.*}}use-bare-ptr-memref-call-conv=true},
 // FULL-NEXT: convert-openmp-to-llvm,
-// FULL-NEXT: cse,
+// FULL-NEXT: llvm.func(
+// FULL-NEXT:   cse
+// FULL-NEXT: ),
 
 // The target options enter the IR once, as the module's plaidml.target
 // (plaidml-attach-target, above), unresolved ("native" is resolved where it

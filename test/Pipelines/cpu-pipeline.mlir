@@ -42,9 +42,13 @@
 // no malloc, no free.
 // CHECK:      llvm.func internal @scale(%[[A:.*]]: !llvm.ptr, %[[B:.*]]: !llvm.ptr, %[[C:.*]]: !llvm.ptr, %[[W:.*]]: !llvm.ptr) {
 // CHECK-NOT:    llvm.call @malloc
-// CHECK:        llvm.call @erff
+// CHECK:        llvm.call @scale_nest0(
 // CHECK:        llvm.intr.memcpy
 // CHECK-NOT:    llvm.call @free
+// The loop nest is a function of its own (plaidml-cpu-outline-nests),
+// internal and never inlined.
+// CHECK:      llvm.func internal @scale_nest0(%{{.*}}: !llvm.ptr, %{{.*}}: f32, %{{.*}}: !llvm.ptr) attributes {passthrough = ["noinline"]
+// CHECK:        llvm.call @erff
 // CHECK:      llvm.mlir.global external constant @plaidml_manifest("plaidml-artifact 1\0Acompiler 0.1.0\0Adevice cpu\0Atriple x86_64-unknown-linux-gnu\0Acpu x86-64\0Afeatures +64bit,+cmov,+cx8,+fxsr,+mmx,+sse,+sse2\0Aentry scale _plaidml_entry_scale\0Aworkspace 64\0Ainput arg0 4xf32\0Ainput arg1 f32\0Aoutput result0 4xf32\0Aend\0A\00") {addr_space = 0 : i32}
 func.func @scale(%a: memref<4xf32>, %s: memref<f32>, %out: memref<4xf32>)
     attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>, tensor<f32>],
@@ -70,6 +74,9 @@ func.func @scale(%a: memref<4xf32>, %s: memref<f32>, %out: memref<4xf32>)
 // CHECK-LABEL: module attributes
 // CHECK:      llvm.func @_plaidml_entry_mixed(
 // CHECK:      llvm.func internal @mixed(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) {
+// CHECK:        llvm.call @mixed_nest0(
+// CHECK:      llvm.func internal @mixed_nest0(
+// CHECK:        llvm.mlir.addressof @exps
 // CHECK:        llvm.call @__mlir_math_ipowi_i32
 // CHECK:        llvm.fpext %{{.*}} : f16 to f32
 // CHECK:        llvm.intr.tanh

@@ -71,6 +71,11 @@ static cl::opt<std::string>
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level 0-3"),
                                   cl::init(3), cl::cat(category));
+static cl::opt<unsigned> codegenParts(
+    "codegen-parts",
+    cl::desc("Parts of the program LLVM optimizes and compiles at once, on "
+             "as many threads (default 2; 1: one module)"),
+    cl::init(CompileOptions().codegenParts), cl::cat(category));
 static cl::opt<std::string>
     ldPath("ld-path",
            cl::desc("ld.lld to link with (default: next to the LLVM tools, "
@@ -245,6 +250,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.optLevel = optLevel;
   options.threads = threads;
+  options.codegenParts = codegenParts;
   options.linker = ldPath;
   options.openMPDir = libompDir;
   options.llvmIROutput = emitLLVMIR;

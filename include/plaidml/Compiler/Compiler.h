@@ -47,6 +47,11 @@ struct CompileOptions {
   /// Threads of CPU code: 1 is sequential; more runs the large loops as
   /// OpenMP worksharing loops and links libomp (docs/CpuPipeline.md).
   unsigned threads = 1;
+  /// Parts of the program that LLVM optimizes and compiles at once, on as
+  /// many threads (up to the machine's): the functions divided by size
+  /// (lib/Compiler/CodeGen.h). The artifact's bytes depend on it, what it
+  /// computes does not; the host's core count does not change it.
+  unsigned codegenParts = 2;
   /// What the kernels may use: SPIR-V capabilities and extensions
   /// (vulkan), device extensions such as cl_khr_fp64 (opencl). Empty: the
   /// baseline every device of the kind has.

@@ -280,4 +280,53 @@ def CpuPlanWorkspacePass
                            "mlir::memref::MemRefDialect"];
 }
 
+def CpuOutlineNestsPass
+    : Pass<"plaidml-cpu-outline-nests", "mlir::ModuleOp"> {
+  let summary = "Move each top-level loop nest of an entry function into a "
+                "function of its own";
+  let description = [{
+    LLVM optimizes and selects instructions one function at a time, and
+    several of its passes (register allocation, induction-variable and loop
+    passes) grow faster than linearly with the size of a function. A whole
+    network lowers to one entry function of hundreds of loop nests, so this
+    pass gives LLVM many small functions instead: every loop
+    (`LoopLikeOpInterface`, without results) in the top-level block of a
+    `plaidml.entry` function becomes the body of a new private function
+    `@<entry>_nest<i>` (numbered in program order, placed after the entry
+    and the nests before it), and a `func.call` takes its place.
+
+    The values the nest uses from outside become the new function's
+    arguments, in the order of their first use; constants and global
+    addresses (ops without operands, regions or memory effects) are copied
+    into it instead. A nest that uses a value that is neither copyable nor a
+    scalar or a memref of static shape, strides and offset (what the
+    bare-pointer calling convention passes as one pointer) stays where it
+    is. The functions get `llvm.linkage = internal` (not exported from the
+    artifact) and `passthrough = ["noinline"]` (LLVM's inliner would undo
+    the split).
+
+    ```mlir
+    func.func @f(%a: memref<8xf32>, %o: memref<8xf32>) attributes {plaidml.entry} {
+      %c = arith.constant 2.0 : f32
+      affine.for %i = 0 to 8 { ... %a ... %c ... %o ... }
+      return
+    }
+    // becomes
+    func.func @f(%a: memref<8xf32>, %o: memref<8xf32>) attributes {plaidml.entry} {
+      call @f_nest0(%a, %o) : (memref<8xf32>, memref<8xf32>) -> ()
+      return
+    }
+    func.func private @f_nest0(%a: memref<8xf32>, %o: memref<8xf32>)
+        attributes {llvm.linkage = #llvm.linkage<internal>,
+                    passthrough = ["noinline"]} {
+      %c = arith.constant 2.0 : f32
+      affine.for %i = 0 to 8 { ... }
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 #endif // PLAIDML_TARGET_CPU_PASSES_TD
