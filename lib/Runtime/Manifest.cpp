@@ -249,9 +249,10 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
         return fail("bad symbol name " + quote(fields[2]));
       if (manifest.findEntry(fields[1]))
         return fail("duplicate entry " + quote(fields[1]));
-      manifest.entries.push_back(
-          EntrySpec{std::string(fields[1]), std::string(fields[2]), {}, {}, 0});
+      manifest.entries.emplace_back();
       entry = &manifest.entries.back();
+      entry->name = std::string(fields[1]);
+      entry->symbol = std::string(fields[2]);
       tensorLines.clear();
       continue;
     }
@@ -262,7 +263,7 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
       if (Status s = expectFields(1, "a number of bytes"); !s.ok())
         return s;
       if (!entry->inputs.empty() || !entry->outputs.empty() ||
-          entry->workspaceBytes != 0)
+          entry->workspaceBytes != 0 || !entry->prepareSymbol.empty())
         return fail("'workspace' of entry " + quote(entry->name) +
                     " must come once, right after its 'entry' line");
       std::string_view v = fields[1];
@@ -276,10 +277,41 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
       continue;
     }
 
+    if (keyword == "prepare") {
+      if (!entry)
+        return fail("'prepare' before any 'entry'");
+      if (Status s = expectFields(2, "a symbol and a number of bytes"); !s.ok())
+        return s;
+      if (!entry->inputs.empty() || !entry->outputs.empty() ||
+          !entry->prepareSymbol.empty())
+        return fail("'prepare' of entry " + quote(entry->name) +
+                    " must come once, before its inputs");
+      if (!isSymbolName(fields[1]))
+        return fail("bad symbol name " + quote(fields[1]));
+      std::string_view v = fields[2];
+      uint64_t bytes = 0;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
+      if (ec != std::errc() || end != v.data() + v.size() || bytes == 0 ||
+          bytes > uint64_t(std::numeric_limits<int64_t>::max()))
+        return fail("bad prepared size " + quote(v) +
+                    " (a positive number of bytes below 2^63)");
+      entry->prepareSymbol = std::string(fields[1]);
+      entry->preparedBytes = bytes;
+      continue;
+    }
+
     if (keyword == "input" || keyword == "output") {
       bool isInput = keyword == "input";
       if (!entry)
         return fail(quote(keyword) + " before any 'entry'");
+      // An input the preparation reads ends in `param`.
+      bool param = isInput && fields.size() == 4 && fields[3] == "param";
+      if (param)
+        fields.pop_back();
+      if (param && entry->prepareSymbol.empty())
+        return fail("input " + quote(fields[1]) +
+                    " is marked 'param', but entry " + quote(entry->name) +
+                    " has no 'prepare' line");
       if (Status s = expectFields(2, "a name and a shape like 2x3xf32");
           !s.ok())
         return s;
@@ -297,6 +329,7 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
                     std::to_string(it->second) + ")");
       TensorSpec spec;
       spec.name = std::string(fields[1]);
+      spec.param = param;
       std::string error;
       std::string_view typeSpec = fields[2];
       std::string_view typeName = typeSpec.substr(typeSpec.rfind('x') + 1);
@@ -329,10 +362,15 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
   if (manifest.entries.empty())
     return Status::invalidArgument("manifest declares no entry point");
   // Only CPU code takes a workspace (docs/ABI.md section 2).
-  for (const EntrySpec &e : manifest.entries)
+  for (const EntrySpec &e : manifest.entries) {
     if (e.workspaceBytes != 0 && manifest.device != "cpu")
       return Status::invalidArgument("entry '" + e.name +
                                      "' has a workspace, which only " +
                                      "artifacts for the cpu device take");
+    if (!e.prepareSymbol.empty() && manifest.device != "cpu")
+      return Status::invalidArgument("entry '" + e.name +
+                                     "' has a preparation, which only " +
+                                     "artifacts for the cpu device have");
+  }
   return manifest;
 }
