@@ -15,6 +15,7 @@
 #include <charconv>
 #include <limits>
 #include <map>
+#include <optional>
 
 using namespace plaidml::rt;
 
@@ -73,6 +74,16 @@ bool isPrintableName(std::string_view name) {
     if (c <= ' ' || c >= 127)
       return false;
   return !name.empty();
+}
+
+/// A positive byte count below 2^63 (a `workspace` or `prepare` size).
+std::optional<uint64_t> parseByteCount(std::string_view v) {
+  uint64_t bytes = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
+  if (ec != std::errc() || end != v.data() + v.size() || bytes == 0 ||
+      bytes > uint64_t(std::numeric_limits<int64_t>::max()))
+    return std::nullopt;
+  return bytes;
 }
 
 bool isSymbolName(std::string_view name) {
@@ -266,14 +277,11 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
           entry->workspaceBytes != 0 || !entry->prepareSymbol.empty())
         return fail("'workspace' of entry " + quote(entry->name) +
                     " must come once, right after its 'entry' line");
-      std::string_view v = fields[1];
-      uint64_t bytes = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
-      if (ec != std::errc() || end != v.data() + v.size() || bytes == 0 ||
-          bytes > uint64_t(std::numeric_limits<int64_t>::max()))
-        return fail("bad workspace size " + quote(v) +
+      std::optional<uint64_t> bytes = parseByteCount(fields[1]);
+      if (!bytes)
+        return fail("bad workspace size " + quote(fields[1]) +
                     " (a positive number of bytes below 2^63)");
-      entry->workspaceBytes = bytes;
+      entry->workspaceBytes = *bytes;
       continue;
     }
 
@@ -288,15 +296,12 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
                     " must come once, before its inputs");
       if (!isSymbolName(fields[1]))
         return fail("bad symbol name " + quote(fields[1]));
-      std::string_view v = fields[2];
-      uint64_t bytes = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
-      if (ec != std::errc() || end != v.data() + v.size() || bytes == 0 ||
-          bytes > uint64_t(std::numeric_limits<int64_t>::max()))
-        return fail("bad prepared size " + quote(v) +
+      std::optional<uint64_t> bytes = parseByteCount(fields[2]);
+      if (!bytes)
+        return fail("bad prepared size " + quote(fields[2]) +
                     " (a positive number of bytes below 2^63)");
       entry->prepareSymbol = std::string(fields[1]);
-      entry->preparedBytes = bytes;
+      entry->preparedBytes = *bytes;
       continue;
     }
 

@@ -142,6 +142,16 @@ private:
 
 const Device &CpuBuffer::getDevice() const { return device; }
 
+/// Whether `buffer` can be the prepared buffer of `entry`.
+Status checkPrepared(const EntrySpec &entry, const Buffer &buffer) {
+  if (buffer.size() >= entry.preparedBytes)
+    return Status::success();
+  return Status::invalidArgument(
+      "entry '" + entry.name + "': the prepared buffer has " +
+      std::to_string(buffer.size()) + " bytes, not " +
+      std::to_string(entry.preparedBytes));
+}
+
 Status CpuExecutable::call(size_t entryIndex,
                            const std::vector<Buffer *> &buffers) {
   if (entryIndex >= library.functions.size())
@@ -156,11 +166,9 @@ Status CpuExecutable::call(size_t entryIndex,
         std::to_string(entry.outputs.size()) + " output buffers" +
         (prepared ? " and its prepared buffer" : "") + ", got " +
         std::to_string(buffers.size()));
-  if (prepared && buffers.back()->size() < entry.preparedBytes)
-    return Status::invalidArgument(
-        "entry '" + entry.name + "': the prepared buffer has " +
-        std::to_string(buffers.back()->size()) + " bytes, not " +
-        std::to_string(entry.preparedBytes));
+  if (prepared)
+    if (Status s = checkPrepared(entry, *buffers.back()); !s.ok())
+      return s;
   std::vector<void *> pointers;
   if (Status s = getPointers(buffers, pointers); !s.ok())
     return s;
@@ -214,11 +222,8 @@ Status CpuExecutable::prepare(size_t entryIndex,
         std::to_string(entry.inputs.size()) +
         " input buffers and the prepared buffer, got " +
         std::to_string(buffers.size()));
-  if (buffers.back()->size() < entry.preparedBytes)
-    return Status::invalidArgument(
-        "entry '" + entry.name + "': the prepared buffer has " +
-        std::to_string(buffers.back()->size()) + " bytes, not " +
-        std::to_string(entry.preparedBytes));
+  if (Status s = checkPrepared(entry, *buffers.back()); !s.ok())
+    return s;
   std::vector<void *> pointers;
   if (Status s = getPointers(buffers, pointers); !s.ok())
     return s;

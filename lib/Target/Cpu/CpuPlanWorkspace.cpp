@@ -28,8 +28,6 @@ using mlir::plaidml::cpu::getByteSize;
 
 namespace {
 
-constexpr int64_t kAlignment = 64;
-
 /// One temporary: its allocation, its size in bytes, the positions (in the
 /// function's top-level block) of its allocation and of its last use, and
 /// the offset chosen for it.
@@ -107,7 +105,8 @@ struct CpuPlanWorkspacePass
       for (auto [begin, end] : busy) {
         if (offset + t.bytes <= begin)
           break;
-        offset = std::max<int64_t>(offset, llvm::alignTo(end, kAlignment));
+        offset = std::max<int64_t>(offset,
+                                   llvm::alignTo(end, cpu::kBufferAlignment));
       }
       t.offset = offset;
       int64_t end;
@@ -118,7 +117,8 @@ struct CpuPlanWorkspacePass
       }
       total = std::max(total, end);
     }
-    total = std::max<int64_t>(llvm::alignTo(total, kAlignment), kAlignment);
+    total = std::max<int64_t>(llvm::alignTo(total, cpu::kBufferAlignment),
+                              cpu::kBufferAlignment);
 
     // The workspace argument, last; every temporary a view of it.
     auto workspaceType =

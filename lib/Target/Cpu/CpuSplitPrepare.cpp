@@ -23,11 +23,8 @@ namespace mlir::plaidml {
 
 using namespace mlir;
 using namespace mlir::plaidml;
-using mlir::plaidml::cpu::getByteSize;
 
 namespace {
-constexpr int64_t kAlignment = 64;
-
 struct CpuSplitPreparePass
     : mlir::plaidml::impl::CpuSplitPreparePassBase<CpuSplitPreparePass> {
   void runOnOperation() override {
@@ -132,7 +129,7 @@ LogicalResult CpuSplitPreparePass::split(func::FuncOp func,
   SmallVector<int64_t> offsets;
   int64_t total = 0;
   for (memref::AllocOp alloc : buffers) {
-    std::optional<int64_t> bytes = getByteSize(alloc.getType());
+    std::optional<int64_t> bytes = cpu::getByteSize(alloc.getType());
     if (!bytes || !alloc.getDynamicSizes().empty() ||
         !alloc.getSymbolOperands().empty())
       return alloc.emitError() << "plaidml-cpu-split-prepare: a prepared "
@@ -140,14 +137,14 @@ LogicalResult CpuSplitPreparePass::split(func::FuncOp func,
                                   "an identity layout, not "
                                << alloc.getType();
     offsets.push_back(total);
-    if (__builtin_add_overflow(total, llvm::alignTo(*bytes, kAlignment),
-                               &total))
+    if (__builtin_add_overflow(
+            total, llvm::alignTo(*bytes, cpu::kBufferAlignment), &total))
       return func.emitError()
              << "plaidml-cpu-split-prepare: the prepared "
                 "data of @"
              << func.getSymName() << " needs more than 2^63 bytes";
   }
-  total = std::max<int64_t>(total, kAlignment);
+  total = std::max<int64_t>(total, cpu::kBufferAlignment);
   MLIRContext *ctx = &getContext();
   auto bufferType = MemRefType::get({total}, IntegerType::get(ctx, 8));
 

@@ -312,9 +312,14 @@ void EmitEntryPointsPass::runOnOperation() {
     return signalPassFailure();
   }
   SmallVector<LLVM::LLVMFuncOp> funcs;
-  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
     if (func->hasAttr(kEntryAttrName))
       funcs.push_back(func);
+    // plaidml.param has done its work (the preparation); LLVM IR has no
+    // such parameter attribute.
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.removeArgAttr(i, kParamAttrName);
+  }
   std::vector<EntryPoint> entries(funcs.size());
   for (auto [func, entry] : llvm::zip_equal(funcs, entries))
     if (failed(wrap(func, symbols, entry)))

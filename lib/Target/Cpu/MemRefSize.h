@@ -15,6 +15,10 @@
 
 namespace mlir::plaidml::cpu {
 
+/// Alignment of the buffers placed in one argument (the workspace, the
+/// prepared buffer), as the runtime aligns its buffers.
+inline constexpr int64_t kBufferAlignment = 64;
+
 /// Bytes of a static memref of identity layout, or nullopt (a dynamic
 /// shape, a layout, an element type of unknown size, or an overflow).
 inline std::optional<int64_t> getByteSize(MemRefType type) {

@@ -207,7 +207,7 @@ module {
   llvm.func @p_prepare(%a: !llvm.ptr, %w: !llvm.ptr, %prepared: !llvm.ptr) {
     llvm.return
   }
-  llvm.func @p(%a: !llvm.ptr, %w: !llvm.ptr, %o: !llvm.ptr, %prepared: !llvm.ptr, %ws: !llvm.ptr)
+  llvm.func @p(%a: !llvm.ptr, %w: !llvm.ptr {plaidml.param}, %o: !llvm.ptr, %prepared: !llvm.ptr, %ws: !llvm.ptr)
       attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>, tensor<4x4xf32>],
                   plaidml.outputs = [tensor<4xf32>], plaidml.workspace = 64 : i64,
                   plaidml.prepare = @p_prepare, plaidml.prepared = 128 : i64,

@@ -185,7 +185,7 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
       return failure();
     return verifyTensorTypes(op, attr);
   }
-  if (name == kWorkspaceAttrName) {
+  if (name == kWorkspaceAttrName || name == kPreparedBytesAttrName) {
     auto bytes = dyn_cast<IntegerAttr>(value);
     return expect(isa<FunctionOpInterface>(op) && bytes &&
                       bytes.getType().isInteger(64) && bytes.getInt() > 0,
@@ -200,12 +200,6 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
   if (name == kPrepareFuncAttrName)
     return expect(isa<FlatSymbolRefAttr>(value) && isa<FunctionOpInterface>(op),
                   "must be a function symbol on a function");
-  if (name == kPreparedBytesAttrName) {
-    auto bytes = dyn_cast<IntegerAttr>(value);
-    return expect(isa<FunctionOpInterface>(op) && bytes &&
-                      bytes.getType().isInteger(64) && bytes.getInt() > 0,
-                  "must be a positive i64 number of bytes on a function");
-  }
   if (name == kPrepareInputsAttrName) {
     auto inputs = dyn_cast<DenseI64ArrayAttr>(value);
     bool ascending =
