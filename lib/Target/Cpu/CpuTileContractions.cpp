@@ -50,14 +50,16 @@ struct Packed {
   bool whole = false;
 };
 
-/// Whether `load` reads a parameter: an argument of its function marked
-/// `plaidml.param`, the same values on every call.
+/// Whether `load` reads a parameter: an argument of its entry function
+/// marked `plaidml.param`, the same values on every call (only an entry
+/// function gets a preparation).
 bool readsParameter(affine::AffineLoadOp load) {
   auto arg = dyn_cast<BlockArgument>(load.getMemRef());
   if (!arg)
     return false;
   auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  return func && arg.getOwner() == &func.getBody().front() &&
+  return func && func->hasAttr(kEntryAttrName) &&
+         arg.getOwner() == &func.getBody().front() &&
          func.getArgAttr(arg.getArgNumber(), kParamAttrName);
 }
 

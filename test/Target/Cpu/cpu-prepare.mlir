@@ -113,3 +113,30 @@ func.func @not_a_parameter(%a: memref<5x3xf32>, %b: memref<3x40xf32>, %c: memref
                              panels_per_block = 1, pack = true, unroll_inner = false>}
   return
 }
+
+// -----
+
+// Only an entry function gets a preparation: elsewhere a parameter is
+// packed per block on every call.
+
+// PACK-LABEL: func.func @not_an_entry
+// PACK-NOT: plaidml.cpu.prepare
+// PACK: affine.parallel (%{{.*}}) = (0) to (2) {
+// PACK-NEXT: memref.alloc() {alignment = 64 : i64} : memref<1x3x16xf32>
+// SPLIT-LABEL: func.func @not_an_entry
+// SPLIT-NOT: plaidml.prepare
+func.func @not_an_entry(%a: memref<5x3xf32>, %b: memref<3x40xf32> {plaidml.param}, %c: memref<5x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (5, 40) {
+    %r = affine.for %k = 0 to 3 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<5x3xf32>
+      %y = affine.load %b[%k, %n] : memref<3x40xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<5x40xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 2, vectors = 1,
+                             panels_per_block = 1, pack = true, unroll_inner = false>}
+  return
+}
