@@ -11,6 +11,7 @@
 #include "Internal.h"
 
 #include "plaidml/Compiler/Compiler.h"
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
@@ -37,9 +38,12 @@ static TensorSpec toSpec(const Tensor &t, const std::string &fallback) {
   return spec;
 }
 
-Program::Program(const std::string &name, const std::vector<Tensor> &inputs,
-                 const std::vector<Tensor> &outputs)
+Program::Program(const std::string &name, const std::vector<Tensor> &given,
+                 const std::vector<Tensor> &outputs,
+                 const std::vector<Tensor> &parameters)
     : impl(std::make_unique<Impl>()) {
+  std::vector<Tensor> inputs = given;
+  inputs.insert(inputs.end(), parameters.begin(), parameters.end());
   impl->name = name;
   MLIRContext *ctx = getContext();
   std::string what = "program '" + name + "'";
@@ -95,6 +99,8 @@ Program::Program(const std::string &name, const std::vector<Tensor> &inputs,
   b.setInsertionPointToEnd(impl->module->getBody());
   auto fn = func::FuncOp::create(b, b.getUnknownLoc(), name,
                                  b.getFunctionType(inTypes, outTypes));
+  for (size_t i = given.size(); i < inputs.size(); ++i)
+    fn.setArgAttr(i, mlir::plaidml::kParamAttrName, b.getUnitAttr());
   Block *entry = fn.addEntryBlock();
   IRMapping mapping;
   for (auto [i, t] : llvm::enumerate(inputs))

@@ -139,8 +139,12 @@ Tensor NetBuilder::classifier(const Tensor &x) {
 }
 
 Network NetBuilder::finish(const std::string &name, const Tensor &output) {
-  return Network{edsl::Program(name, inputs, {output.named("probabilities")}),
-                 std::move(weights)};
+  // The weights are parameters: the same values on every run, so the CPU
+  // code packs them once (docs/ABI.md section 2).
+  std::vector<Tensor> parameters(inputs.begin() + 1, inputs.end());
+  return Network{
+      edsl::Program(name, {image}, {output.named("probabilities")}, parameters),
+      std::move(weights)};
 }
 
 std::vector<std::string> plaidml::networks::getNetworkNames() {

@@ -56,6 +56,9 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   funcPm.addPass(createFuseElementwisePass());
   funcPm.addPass(createCpuConfigurePass());
   funcPm.addPass(createCpuTileContractionsPass());
+  // What the code generator packs from parameters (weights) moves into a
+  // preparation the runtime runs once (docs/ABI.md section 2).
+  pm.addPass(createCpuSplitPreparePass());
 
   // Math first, while the IR is still structured: x86 has no f16/bf16 libm,
   // so compute those in f32; integer and integer-exponent powers become

@@ -15,6 +15,7 @@
 #include <charconv>
 #include <limits>
 #include <map>
+#include <optional>
 
 using namespace plaidml::rt;
 
@@ -73,6 +74,16 @@ bool isPrintableName(std::string_view name) {
     if (c <= ' ' || c >= 127)
       return false;
   return !name.empty();
+}
+
+/// A positive byte count below 2^63 (a `workspace` or `prepare` size).
+std::optional<uint64_t> parseByteCount(std::string_view v) {
+  uint64_t bytes = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
+  if (ec != std::errc() || end != v.data() + v.size() || bytes == 0 ||
+      bytes > uint64_t(std::numeric_limits<int64_t>::max()))
+    return std::nullopt;
+  return bytes;
 }
 
 bool isSymbolName(std::string_view name) {
@@ -249,9 +260,10 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
         return fail("bad symbol name " + quote(fields[2]));
       if (manifest.findEntry(fields[1]))
         return fail("duplicate entry " + quote(fields[1]));
-      manifest.entries.push_back(
-          EntrySpec{std::string(fields[1]), std::string(fields[2]), {}, {}, 0});
+      manifest.entries.emplace_back();
       entry = &manifest.entries.back();
+      entry->name = std::string(fields[1]);
+      entry->symbol = std::string(fields[2]);
       tensorLines.clear();
       continue;
     }
@@ -262,17 +274,34 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
       if (Status s = expectFields(1, "a number of bytes"); !s.ok())
         return s;
       if (!entry->inputs.empty() || !entry->outputs.empty() ||
-          entry->workspaceBytes != 0)
+          entry->workspaceBytes != 0 || !entry->prepareSymbol.empty())
         return fail("'workspace' of entry " + quote(entry->name) +
                     " must come once, right after its 'entry' line");
-      std::string_view v = fields[1];
-      uint64_t bytes = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), bytes);
-      if (ec != std::errc() || end != v.data() + v.size() || bytes == 0 ||
-          bytes > uint64_t(std::numeric_limits<int64_t>::max()))
-        return fail("bad workspace size " + quote(v) +
+      std::optional<uint64_t> bytes = parseByteCount(fields[1]);
+      if (!bytes)
+        return fail("bad workspace size " + quote(fields[1]) +
                     " (a positive number of bytes below 2^63)");
-      entry->workspaceBytes = bytes;
+      entry->workspaceBytes = *bytes;
+      continue;
+    }
+
+    if (keyword == "prepare") {
+      if (!entry)
+        return fail("'prepare' before any 'entry'");
+      if (Status s = expectFields(2, "a symbol and a number of bytes"); !s.ok())
+        return s;
+      if (!entry->inputs.empty() || !entry->outputs.empty() ||
+          !entry->prepareSymbol.empty())
+        return fail("'prepare' of entry " + quote(entry->name) +
+                    " must come once, before its inputs");
+      if (!isSymbolName(fields[1]))
+        return fail("bad symbol name " + quote(fields[1]));
+      std::optional<uint64_t> bytes = parseByteCount(fields[2]);
+      if (!bytes)
+        return fail("bad prepared size " + quote(fields[2]) +
+                    " (a positive number of bytes below 2^63)");
+      entry->prepareSymbol = std::string(fields[1]);
+      entry->preparedBytes = *bytes;
       continue;
     }
 
@@ -280,6 +309,14 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
       bool isInput = keyword == "input";
       if (!entry)
         return fail(quote(keyword) + " before any 'entry'");
+      // An input the preparation reads ends in `param`.
+      bool param = isInput && fields.size() == 4 && fields[3] == "param";
+      if (param)
+        fields.pop_back();
+      if (param && entry->prepareSymbol.empty())
+        return fail("input " + quote(fields[1]) +
+                    " is marked 'param', but entry " + quote(entry->name) +
+                    " has no 'prepare' line");
       if (Status s = expectFields(2, "a name and a shape like 2x3xf32");
           !s.ok())
         return s;
@@ -297,6 +334,7 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
                     std::to_string(it->second) + ")");
       TensorSpec spec;
       spec.name = std::string(fields[1]);
+      spec.param = param;
       std::string error;
       std::string_view typeSpec = fields[2];
       std::string_view typeName = typeSpec.substr(typeSpec.rfind('x') + 1);
@@ -329,10 +367,15 @@ StatusOr<Manifest> Manifest::parse(std::string_view text) {
   if (manifest.entries.empty())
     return Status::invalidArgument("manifest declares no entry point");
   // Only CPU code takes a workspace (docs/ABI.md section 2).
-  for (const EntrySpec &e : manifest.entries)
+  for (const EntrySpec &e : manifest.entries) {
     if (e.workspaceBytes != 0 && manifest.device != "cpu")
       return Status::invalidArgument("entry '" + e.name +
                                      "' has a workspace, which only " +
                                      "artifacts for the cpu device take");
+    if (!e.prepareSymbol.empty() && manifest.device != "cpu")
+      return Status::invalidArgument("entry '" + e.name +
+                                     "' has a preparation, which only " +
+                                     "artifacts for the cpu device have");
+  }
   return manifest;
 }

@@ -245,6 +245,16 @@ StatusOr<std::unique_ptr<Program>> Program::load(const std::string &path,
                   "entry '" + entry.name + "': symbol '" + entry.symbol +
                       "' not found");
     library->library.functions.push_back(reinterpret_cast<EntryFunction>(fn));
+    void *prepareFn = nullptr;
+    if (!entry.prepareSymbol.empty()) {
+      prepareFn = dlsym(handle, entry.prepareSymbol.c_str());
+      if (!prepareFn)
+        return fail(StatusCode::InvalidArgument,
+                    "entry '" + entry.name + "': preparation symbol '" +
+                        entry.prepareSymbol + "' not found");
+    }
+    library->library.prepareFunctions.push_back(
+        reinterpret_cast<EntryFunction>(prepareFn));
   }
 
   StatusOr<std::shared_ptr<Device>> device = openDevice(options.device);
@@ -281,6 +291,32 @@ StatusOr<const EntrySpec *> Program::getEntry(std::string_view name) const {
 }
 
 namespace {
+/// The prepared buffer of `entry` (docs/ABI.md section 2).
+StatusOr<std::unique_ptr<Buffer>> allocatePrepared(Device &device,
+                                                   const EntrySpec &entry) {
+  if (entry.preparedBytes > SIZE_MAX)
+    return Status::resourceExhausted(
+        "out of memory: the prepared data of entry '" + entry.name +
+        "' needs " + std::to_string(entry.preparedBytes) + " bytes");
+  StatusOr<std::unique_ptr<Buffer>> buffer =
+      device.allocateBuffer(size_t(entry.preparedBytes));
+  if (!buffer.ok())
+    return buffer.status().withContext("the prepared data of entry '" +
+                                       entry.name + "'");
+  return buffer;
+}
+
+/// Runs the preparation of entry `index` on `buffers` (its inputs first)
+/// into `prepared`.
+Status runPreparation(Executable &executable, size_t index,
+                      const EntrySpec &entry,
+                      const std::vector<Buffer *> &buffers, Buffer &prepared) {
+  std::vector<Buffer *> args(buffers.begin(),
+                             buffers.begin() + entry.inputs.size());
+  args.push_back(&prepared);
+  return executable.prepare(index, args);
+}
+
 Status checkInput(const TensorSpec &spec, const HostArray &array) {
   if (!spec.matches(array))
     return Status::invalidArgument("input '" + spec.name + "' must be " +
@@ -339,6 +375,13 @@ Program::prepare(std::string_view entryName,
   for (const TensorSpec &output : entry.outputs)
     if (Status s = add(output, "output", nullptr); !s.ok())
       return s;
+  if (entry.preparedBytes != 0) {
+    StatusOr<std::unique_ptr<Buffer>> prepared =
+        allocatePrepared(device, entry);
+    if (!prepared.ok())
+      return prepared.status();
+    inv.prepared = std::move(*prepared);
+  }
   if (Status s = device.synchronize(); !s.ok())
     return s;
   return inv;
@@ -376,7 +419,21 @@ Status Program::execute(std::string_view entryName,
           std::to_string(buffers[i]->size()));
   }
   size_t index = static_cast<size_t>(&entry - &getManifest().entries.front());
-  return library->executable->call(index, buffers);
+  if (entry.preparedBytes == 0)
+    return library->executable->call(index, buffers);
+  // The caller's buffers may hold other values on every call: prepare each
+  // time.
+  StatusOr<std::unique_ptr<Buffer>> prepared =
+      allocatePrepared(*library->device, entry);
+  if (!prepared.ok())
+    return prepared.status();
+  if (Status s = runPreparation(*library->executable, index, entry, buffers,
+                                **prepared);
+      !s.ok())
+    return s;
+  std::vector<Buffer *> all = buffers;
+  all.push_back(prepared->get());
+  return library->executable->call(index, all);
 }
 
 StatusOr<std::vector<HostArray>>
@@ -401,6 +458,8 @@ Status Invocation::setInput(size_t index, const HostArray &array) {
                               std::to_string(entry->inputs.size()) + ")");
   if (Status s = checkInput(entry->inputs[index], array); !s.ok())
     return s;
+  if (entry->inputs[index].param)
+    preparedValid = false;
   if (array.bytes.empty())
     return Status::success();
   return library->device->write(*buffers[index], 0, array.bytes.data(),
@@ -411,6 +470,16 @@ Status Invocation::execute() {
   std::vector<Buffer *> bound;
   for (const std::unique_ptr<Buffer> &buffer : buffers)
     bound.push_back(buffer.get());
+  if (prepared) {
+    if (!preparedValid) {
+      if (Status s = runPreparation(*library->executable, entryIndex, *entry,
+                                    bound, *prepared);
+          !s.ok())
+        return s;
+      preparedValid = true;
+    }
+    bound.push_back(prepared.get());
+  }
   return library->executable->call(entryIndex, bound);
 }
 

@@ -26,6 +26,7 @@
 // FULL-NEXT:     plaidml-cpu-configure{remarks=false vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
 // FULL-NEXT:   ),
+// FULL-NEXT:   plaidml-cpu-split-prepare,
 // FULL-NEXT:   math-extend-to-supported-types
 // LOWER:     builtin.module(
 // LOWER-NEXT:  plaidml-attach-target{{{.*}}cpu=native device=cpu {{.*}}},
@@ -35,6 +36,7 @@
 // LOWER-NEXT:    plaidml-cpu-configure{remarks=false vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions
 // LOWER-NEXT:  ),
+// LOWER-NEXT:  plaidml-cpu-split-prepare,
 // LOWER-NEXT:  math-extend-to-supported-types{ target-type=f32},
 // LOWER-NEXT:  convert-math-to-funcs{
 // LOWER-NEXT:  func.func(

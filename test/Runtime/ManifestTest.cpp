@@ -193,6 +193,47 @@ TEST(Manifest, Workspace) {
             "device take");
 }
 
+TEST(Manifest, Preparation) {
+  const std::string head = "plaidml-artifact 1\ndevice cpu\n";
+  StatusOr<Manifest> m = Manifest::parse(
+      head + "entry f f\nworkspace 64\nprepare p 4096\ninput a f32\n"
+             "input w 3xf32 param\noutput r f32\nentry g g\nend\n");
+  ASSERT_TRUE(m.ok()) << m.message();
+  EXPECT_EQ(m->entries[0].prepareSymbol, "p");
+  EXPECT_EQ(m->entries[0].preparedBytes, 4096u);
+  EXPECT_FALSE(m->entries[0].inputs[0].param);
+  EXPECT_TRUE(m->entries[0].inputs[1].param);
+  EXPECT_EQ(m->entries[0].inputs[1].describe(), "3xf32");
+  EXPECT_EQ(m->entries[1].prepareSymbol, "");
+  EXPECT_EQ(m->entries[1].preparedBytes, 0u);
+  EXPECT_EQ(parseError(head + "prepare p 64\nentry f f\nend\n"),
+            "line 3: 'prepare' before any 'entry'");
+  EXPECT_EQ(parseError(head + "entry f f\ninput a f32\nprepare p 64\nend\n"),
+            "line 5: 'prepare' of entry 'f' must come once, before its inputs");
+  EXPECT_EQ(parseError(head + "entry f f\nprepare p 64\nworkspace 64\nend\n"),
+            "line 5: 'workspace' of entry 'f' must come once, right after its "
+            "'entry' line");
+  EXPECT_EQ(parseError(head + "entry f f\nprepare p 0\nend\n"),
+            "line 4: bad prepared size '0' (a positive number of bytes below "
+            "2^63)");
+  EXPECT_EQ(parseError(head + "entry f f\nprepare 9p 64\nend\n"),
+            "line 4: bad symbol name '9p'");
+  EXPECT_EQ(parseError(head + "entry f f\nprepare p\nend\n"),
+            "line 4: 'prepare' takes a symbol and a number of bytes, got 1 "
+            "field(s) in 'prepare p'");
+  EXPECT_EQ(parseError(head + "entry f f\ninput w f32 param\nend\n"),
+            "line 4: input 'w' is marked 'param', but entry 'f' has no "
+            "'prepare' line");
+  EXPECT_EQ(parseError(head + "entry f f\nprepare p 64\ninput w f32 weight\n"
+                              "end\n"),
+            "line 5: 'input' takes a name and a shape like 2x3xf32, got 3 "
+            "field(s) in 'input w f32 weight'");
+  EXPECT_EQ(parseError("plaidml-artifact 1\ndevice vulkan\nentry f f\n"
+                       "prepare p 64\nend\n"),
+            "entry 'f' has a preparation, which only artifacts for the cpu "
+            "device have");
+}
+
 TEST(Manifest, StructureErrors) {
   const std::string head = "plaidml-artifact 1\ndevice cpu\n";
   EXPECT_EQ(parseError(head + "entry f f\noutput r f32\ninput a f32\nend\n"),

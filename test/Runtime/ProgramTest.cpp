@@ -282,3 +282,72 @@ TEST(Program, RelativePathIsNotSearched) {
   ASSERT_TRUE(program.ok()) << program.message();
   EXPECT_EQ((*program)->getManifest().entries.size(), 3u);
 }
+
+namespace {
+/// y and the preparation count of one run of `scale`.
+std::pair<std::vector<float>, int64_t> scaleResults(Invocation &inv) {
+  StatusOr<std::vector<HostArray>> outputs = inv.getOutputs();
+  EXPECT_TRUE(outputs.ok()) << outputs.message();
+  if (!outputs.ok())
+    return {};
+  return {toF32((*outputs)[0]),
+          static_cast<int64_t>(getElementAsDouble((*outputs)[1], 0))};
+}
+} // namespace
+
+// An entry with a preparation (docs/ABI.md section 2): an Invocation runs it
+// on the first execute() and again only after its `param` input changes.
+TEST(Program, PreparesOncePerParameterValues) {
+  StatusOr<std::unique_ptr<Program>> program =
+      Program::load(FAKE_ARTIFACT_PREPARED);
+  ASSERT_TRUE(program.ok()) << program.message();
+  const EntrySpec &entry = (*program)->getManifest().entries[0];
+  EXPECT_EQ(entry.prepareSymbol, "_plaidml_prepare_scale");
+  EXPECT_EQ(entry.preparedBytes, 64u);
+  EXPECT_FALSE(entry.inputs[0].param);
+  EXPECT_TRUE(entry.inputs[1].param);
+
+  HostArray x = makeF32({4}, {1, 2, 3, 4});
+  HostArray w = makeF32({4}, {1, -1, 0.5f, 10});
+  StatusOr<Invocation> inv = (*program)->prepare("scale", {x, w});
+  ASSERT_TRUE(inv.ok()) << inv.message();
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(inv->execute().ok());
+  EXPECT_EQ(scaleResults(*inv),
+            std::make_pair(std::vector<float>{2, -4, 3, 80}, int64_t(1)));
+
+  // Another x: the prepared data stays.
+  ASSERT_TRUE(inv->setInput(0, makeF32({4}, {1, 1, 1, 1})).ok());
+  ASSERT_TRUE(inv->execute().ok());
+  EXPECT_EQ(scaleResults(*inv),
+            std::make_pair(std::vector<float>{2, -2, 1, 20}, int64_t(1)));
+
+  // Another w: prepared again, once.
+  ASSERT_TRUE(inv->setInput(1, makeF32({4}, {3, 3, 3, 3})).ok());
+  ASSERT_TRUE(inv->execute().ok());
+  ASSERT_TRUE(inv->execute().ok());
+  EXPECT_EQ(scaleResults(*inv),
+            std::make_pair(std::vector<float>{6, 6, 6, 6}, int64_t(2)));
+
+  // Told that a buffer changed behind its back: prepared again.
+  inv->invalidatePrepared();
+  ASSERT_TRUE(inv->execute().ok());
+  EXPECT_EQ(scaleResults(*inv).second, 3);
+
+  // Program::execute on the caller's buffers prepares on every call.
+  std::vector<Buffer *> bound;
+  for (const std::unique_ptr<Buffer> &buffer : inv->getBuffers())
+    bound.push_back(buffer.get());
+  ASSERT_TRUE((*program)->execute("scale", bound).ok());
+  ASSERT_TRUE((*program)->execute("scale", bound).ok());
+  EXPECT_EQ(scaleResults(*inv),
+            std::make_pair(std::vector<float>{6, 6, 6, 6}, int64_t(5)));
+}
+
+TEST(Program, PreparationSymbolMissing) {
+  EXPECT_EQ(loadError(FAKE_ARTIFACT_MISSING_PREPARE),
+            std::string("cannot load artifact '") +
+                FAKE_ARTIFACT_MISSING_PREPARE +
+                "': entry 'scale': preparation symbol "
+                "'_plaidml_prepare_scale' not found");
+}

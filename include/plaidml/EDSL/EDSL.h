@@ -489,11 +489,15 @@ struct TensorSpec {
 
 /// A function of Tile ops computing `outputs` from `inputs` (placeholders).
 /// Every tensor an output depends on must be an input, a constant or built
-/// from them. An input may also be an output.
+/// from them. An input may also be an output. `parameters` are inputs too,
+/// after `inputs`, marked `plaidml.param`: their values are the same on every
+/// call (a model's weights), so a target may compute what it derives from
+/// them once (docs/ABI.md section 2).
 class Program {
 public:
   Program(const std::string &name, const std::vector<Tensor> &inputs,
-          const std::vector<Tensor> &outputs);
+          const std::vector<Tensor> &outputs,
+          const std::vector<Tensor> &parameters = {});
   ~Program();
   Program(Program &&) noexcept;
   Program &operator=(Program &&) noexcept;

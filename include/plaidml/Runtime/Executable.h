@@ -34,6 +34,9 @@ struct ExecutableLibrary {
   void *handle = nullptr;
   const Manifest *manifest = nullptr;
   std::vector<EntryFunction> functions;
+  /// Each entry's preparation function (parallel to `functions`), null for
+  /// an entry without one.
+  std::vector<EntryFunction> prepareFunctions;
 };
 
 /// Options of one executable for its driver, by name (for example the
@@ -47,8 +50,19 @@ public:
 
   /// Runs entry `entryIndex` of the manifest once on `buffers`, its inputs
   /// then its outputs, all of this executable's device, and waits for it.
+  /// An entry with a preparation also takes its prepared buffer, last.
   virtual Status call(size_t entryIndex,
                       const std::vector<Buffer *> &buffers) = 0;
+
+  /// Runs the preparation of entry `entryIndex` on `buffers`: its inputs,
+  /// then the prepared buffer it fills (docs/ABI.md section 2). Only CPU
+  /// artifacts have preparations.
+  virtual Status prepare(size_t entryIndex,
+                         const std::vector<Buffer *> &buffers) {
+    (void)entryIndex;
+    (void)buffers;
+    return Status::unimplemented("this device runs no preparations");
+  }
 
   /// For a GPU executable, one line per kernel module saying what its
   /// kernels are built from and why; empty otherwise.

@@ -30,6 +30,9 @@ struct TensorSpec {
   std::string name;
   DType dtype = DType::f32;
   std::vector<int64_t> shape;
+  /// An input the entry's preparation reads (`param` on its manifest line):
+  /// changing it makes the prepared data stale (docs/ABI.md section 2).
+  bool param = false;
 
   int64_t getNumElements() const;
   size_t getByteSize() const;
@@ -50,6 +53,12 @@ struct EntrySpec {
   /// only), which the caller allocates and passes after the outputs; 0:
   /// none (docs/ABI.md section 2).
   uint64_t workspaceBytes = 0;
+  /// The preparation (CPU code only): `void prepareSymbol(void **buffers)`
+  /// fills the prepared buffer of `preparedBytes` bytes from the inputs,
+  /// of which it reads the `param` ones; the entry then reads that buffer,
+  /// passed after the outputs. Empty / 0: none (docs/ABI.md section 2).
+  std::string prepareSymbol;
+  uint64_t preparedBytes = 0;
 };
 
 struct Manifest {

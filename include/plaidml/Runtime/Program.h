@@ -69,9 +69,17 @@ public:
   const EntrySpec &getEntry() const { return *entry; }
 
   /// Replaces input `index` (its shape and type must match the manifest).
+  /// Replacing an input the entry's preparation reads (a `param` input)
+  /// makes the next execute() prepare again.
   Status setInput(size_t index, const HostArray &array);
-  /// Runs the entry once on the bound buffers.
+  /// Runs the entry once on the bound buffers. An entry with a preparation
+  /// (docs/ABI.md section 2) runs it first on the first call and after a
+  /// setInput() of a `param` input; later calls reuse the prepared buffer.
+  /// A `param` input's buffer written directly (getBuffers()) is not
+  /// noticed: call invalidatePrepared() after such a write.
   Status execute();
+  /// Makes the next execute() run the preparation again.
+  void invalidatePrepared() { preparedValid = false; }
   /// Reads output `index` from the device into a host array.
   StatusOr<HostArray> getOutput(size_t index) const;
   /// Reads all outputs, in manifest order.
@@ -89,6 +97,10 @@ private:
   const EntrySpec *entry = nullptr;
   size_t entryIndex = 0;
   std::vector<std::unique_ptr<Buffer>> buffers;
+  /// The entry's prepared buffer (null without a preparation), and whether
+  /// it holds the preparation of the current inputs.
+  std::unique_ptr<Buffer> prepared;
+  bool preparedValid = false;
 };
 
 struct LoadOptions {
@@ -133,7 +145,8 @@ public:
   /// Runs entry `entryName` once on the caller's `buffers` (buffers of
   /// getDevice(): the inputs, then the outputs, each of its tensor's byte
   /// size) and waits for it. Fails (InvalidArgument) on a wrong count, size
-  /// or device.
+  /// or device. An entry with a preparation runs it on every such call, into
+  /// a buffer of its own: keep an Invocation to prepare once.
   Status execute(std::string_view entryName,
                  const std::vector<Buffer *> &buffers) const;
 

@@ -601,11 +601,10 @@ std::unique_ptr<ImportedModel> Importer::run(const ::onnx::ModelProto &model) {
       result->inputNames.push_back(result->graphInputs[i].name);
     }
   }
-  for (const Tensor &t : paramTensors)
-    programInputs.push_back(t);
   result->parameterNames = paramNames;
   result->parameters = paramArrays;
-  result->program = edsl::Program(options.name, programInputs, outputs);
+  result->program =
+      edsl::Program(options.name, programInputs, outputs, paramTensors);
   return result;
 }
 

@@ -48,8 +48,14 @@ public:
       : library(library), device(device) {}
 
   Status call(size_t entryIndex, const std::vector<Buffer *> &buffers) override;
+  Status prepare(size_t entryIndex,
+                 const std::vector<Buffer *> &buffers) override;
 
 private:
+  /// The data pointers of `buffers`, which must be this device's.
+  Status getPointers(const std::vector<Buffer *> &buffers,
+                     std::vector<void *> &pointers) const;
+
   const ExecutableLibrary &library;
   const CpuDevice &device;
 };
@@ -136,25 +142,36 @@ private:
 
 const Device &CpuBuffer::getDevice() const { return device; }
 
+/// Whether `buffer` can be the prepared buffer of `entry`.
+Status checkPrepared(const EntrySpec &entry, const Buffer &buffer) {
+  if (buffer.size() >= entry.preparedBytes)
+    return Status::success();
+  return Status::invalidArgument(
+      "entry '" + entry.name + "': the prepared buffer has " +
+      std::to_string(buffer.size()) + " bytes, not " +
+      std::to_string(entry.preparedBytes));
+}
+
 Status CpuExecutable::call(size_t entryIndex,
                            const std::vector<Buffer *> &buffers) {
   if (entryIndex >= library.functions.size())
     return Status::outOfRange("no entry point #" + std::to_string(entryIndex));
   const EntrySpec &entry = library.manifest->entries[entryIndex];
-  if (buffers.size() != entry.inputs.size() + entry.outputs.size())
+  bool prepared = entry.preparedBytes != 0;
+  if (buffers.size() !=
+      entry.inputs.size() + entry.outputs.size() + (prepared ? 1 : 0))
     return Status::invalidArgument(
         "entry '" + entry.name + "' takes " +
         std::to_string(entry.inputs.size()) + " input and " +
-        std::to_string(entry.outputs.size()) + " output buffers, got " +
+        std::to_string(entry.outputs.size()) + " output buffers" +
+        (prepared ? " and its prepared buffer" : "") + ", got " +
         std::to_string(buffers.size()));
+  if (prepared)
+    if (Status s = checkPrepared(entry, *buffers.back()); !s.ok())
+      return s;
   std::vector<void *> pointers;
-  for (size_t i = 0; i < buffers.size(); ++i) {
-    if (&buffers[i]->getDevice() != &device)
-      return Status::invalidArgument(
-          "buffer " + std::to_string(i) + " is a buffer of " +
-          buffers[i]->getDevice().getLabel() + ", not of cpu");
-    pointers.push_back(buffers[i]->getBinding());
-  }
+  if (Status s = getPointers(buffers, pointers); !s.ok())
+    return s;
   // The temporaries' workspace (docs/ABI.md section 2), allocated here so
   // that a program too large for the machine is an error, not a crash in
   // compiled code. Not zero-filled: the code writes before it reads.
@@ -177,6 +194,40 @@ Status CpuExecutable::call(size_t entryIndex,
   if (pointers.empty())
     pointers.push_back(nullptr);
   library.functions[entryIndex](pointers.data());
+  return Status::success();
+}
+
+Status CpuExecutable::getPointers(const std::vector<Buffer *> &buffers,
+                                  std::vector<void *> &pointers) const {
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (&buffers[i]->getDevice() != &device)
+      return Status::invalidArgument(
+          "buffer " + std::to_string(i) + " is a buffer of " +
+          buffers[i]->getDevice().getLabel() + ", not of cpu");
+    pointers.push_back(buffers[i]->getBinding());
+  }
+  return Status::success();
+}
+
+Status CpuExecutable::prepare(size_t entryIndex,
+                              const std::vector<Buffer *> &buffers) {
+  if (entryIndex >= library.prepareFunctions.size() ||
+      !library.prepareFunctions[entryIndex])
+    return Status::invalidArgument(
+        "entry point #" + std::to_string(entryIndex) + " has no preparation");
+  const EntrySpec &entry = library.manifest->entries[entryIndex];
+  if (buffers.size() != entry.inputs.size() + 1)
+    return Status::invalidArgument(
+        "the preparation of entry '" + entry.name + "' takes " +
+        std::to_string(entry.inputs.size()) +
+        " input buffers and the prepared buffer, got " +
+        std::to_string(buffers.size()));
+  if (Status s = checkPrepared(entry, *buffers.back()); !s.ok())
+    return s;
+  std::vector<void *> pointers;
+  if (Status s = getPointers(buffers, pointers); !s.ok())
+    return s;
+  library.prepareFunctions[entryIndex](pointers.data());
   return Status::success();
 }
 

@@ -10,6 +10,8 @@
 
 #include "plaidml/Target/Cpu/Passes.h"
 
+#include "MemRefSize.h"
+
 #include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,10 +24,9 @@ namespace mlir::plaidml {
 
 using namespace mlir;
 using namespace mlir::plaidml;
+using mlir::plaidml::cpu::getByteSize;
 
 namespace {
-
-constexpr int64_t kAlignment = 64;
 
 /// One temporary: its allocation, its size in bytes, the positions (in the
 /// function's top-level block) of its allocation and of its last use, and
@@ -36,22 +37,6 @@ struct Temporary {
   size_t first = 0, last = 0;
   int64_t offset = 0;
 };
-
-/// Bytes of a static memref of identity layout, or nullopt (a dynamic
-/// shape, a layout, an element type of unknown size, or an overflow).
-std::optional<int64_t> getByteSize(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-    return std::nullopt;
-  Type element = type.getElementType();
-  if (!element.isIntOrFloat())
-    return std::nullopt;
-  // One byte per i1 element, as memrefs of i1 are laid out on the CPU.
-  int64_t bytes = (element.getIntOrFloatBitWidth() + 7) / 8;
-  for (int64_t dim : type.getShape())
-    if (__builtin_mul_overflow(bytes, dim, &bytes))
-      return std::nullopt;
-  return bytes;
-}
 
 /// The position in `block` of the last op that uses `value` or a view of
 /// it, other than a deallocation.
@@ -120,7 +105,8 @@ struct CpuPlanWorkspacePass
       for (auto [begin, end] : busy) {
         if (offset + t.bytes <= begin)
           break;
-        offset = std::max<int64_t>(offset, llvm::alignTo(end, kAlignment));
+        offset = std::max<int64_t>(offset,
+                                   llvm::alignTo(end, cpu::kBufferAlignment));
       }
       t.offset = offset;
       int64_t end;
@@ -131,16 +117,21 @@ struct CpuPlanWorkspacePass
       }
       total = std::max(total, end);
     }
-    total = std::max<int64_t>(llvm::alignTo(total, kAlignment), kAlignment);
+    total = std::max<int64_t>(llvm::alignTo(total, cpu::kBufferAlignment),
+                              cpu::kBufferAlignment);
 
     // The workspace argument, last; every temporary a view of it.
     auto workspaceType =
         MemRefType::get({total}, IntegerType::get(&getContext(), 8));
-    BlockArgument workspace = block.addArgument(workspaceType, func.getLoc());
-    SmallVector<Type> inputs(func.getArgumentTypes());
-    inputs.push_back(workspaceType);
-    func.setFunctionType(
-        FunctionType::get(&getContext(), inputs, func.getResultTypes()));
+    // insertArgument keeps the arguments' attributes (plaidml.param) in
+    // step with the arguments.
+    unsigned position = func.getNumArguments();
+    if (failed(func.insertArgument(position, workspaceType, DictionaryAttr(),
+                                   func.getLoc()))) {
+      func.emitError() << "cannot add the workspace to @" << func.getSymName();
+      return signalPassFailure();
+    }
+    BlockArgument workspace = func.getArgument(position);
     func->setAttr(kWorkspaceAttrName,
                   IntegerAttr::get(IntegerType::get(&getContext(), 64), total));
     for (Temporary &t : temporaries) {

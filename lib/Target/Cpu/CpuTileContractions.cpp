@@ -15,6 +15,7 @@
 #include "ContractionNest.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::plaidml {
@@ -39,12 +40,28 @@ struct Frame {
   }
 };
 
-/// A packed copy of one packable load's data for the current cache block:
-/// buffer[panel][reduction point...][lane of the panel].
+/// A packed copy of one packable load's data: buffer[panel][reduction
+/// point...][lane of the panel], of the current cache block's panels, or of
+/// all of them (`whole`: a parameter's, packed once at the top of the
+/// function, where plaidml-cpu-split-prepare finds it).
 struct Packed {
   Value buffer;
   AffineExpr panel;
+  bool whole = false;
 };
+
+/// Whether `load` reads a parameter: an argument of its entry function
+/// marked `plaidml.param`, the same values on every call (only an entry
+/// function gets a preparation).
+bool readsParameter(affine::AffineLoadOp load) {
+  auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+  if (!arg)
+    return false;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return func && func->hasAttr(kEntryAttrName) &&
+         arg.getOwner() == &func.getBody().front() &&
+         func.getArgAttr(arg.getArgNumber(), kParamAttrName);
+}
 
 class Generator {
 public:
@@ -68,10 +85,16 @@ private:
   /// (the row index is the first row, the vector index the first column).
   void emitBlock(Frame frame, int64_t rows, int64_t vectors,
                  const DenseMap<Operation *, Packed> &packed);
-  /// Copies every packable load's data of the cache block whose first panel
-  /// is `firstPanel` (an expression of `frame`) into a new buffer.
+  /// Copies every packable load's data of the cache block `block` (an
+  /// expression of `frame`) into a new buffer; a parameter's data, all of
+  /// its panels, into a buffer made once at the top of the function.
   DenseMap<Operation *, Packed> emitPacking(Frame &frame, AffineExpr block,
                                             int64_t panels);
+  /// The copy loops of `load`'s data into `buffer`: `count` panels (an
+  /// upper bound map of `frame`) from panel `first` on; returns the
+  /// outermost.
+  affine::AffineForOp emitCopy(Frame frame, affine::AffineLoadOp load,
+                               Value buffer, AffineExpr first, AffineMap count);
   /// The parallel indices other than the row and vector ones (positions).
   SmallVector<unsigned> getOtherDims() const;
   /// Nested affine.for loops over the parallel indices other than the row
@@ -157,12 +180,52 @@ void Generator::emitRows(Frame frame,
   }
 }
 
+affine::AffineForOp Generator::emitCopy(Frame frame, affine::AffineLoadOp load,
+                                        Value buffer, AffineExpr first,
+                                        AffineMap count) {
+  // for panel p < count:
+  //   for reduction point r: for lane l (step lanes):
+  //     buffer[p, r - lb, l] = load at (r, vec = (first + p) * width + l)
+  OpBuilder::InsertionGuard guard(b);
+  int64_t width = panelWidth();
+  Value vecIV = nest.parallel.getIVs()[nest.vectorDim];
+  int64_t vecLower = nest.lowerBounds[nest.vectorDim];
+  auto panelLoop = affine::AffineForOp::create(b, loc, ValueRange{},
+                                               b.getConstantAffineMap(0),
+                                               frame.operands, count, 1);
+  b.setInsertionPointToStart(panelLoop.getBody());
+  AffineExpr p = frame.addOperand(panelLoop.getInductionVar(), ctx);
+  SmallVector<AffineExpr> storeIndices{p};
+  for (affine::AffineForOp loop : nest.loops) {
+    auto copyLoop = affine::AffineForOp::create(
+        b, loc, loop.getConstantLowerBound(), loop.getConstantUpperBound());
+    b.setInsertionPointToStart(copyLoop.getBody());
+    AffineExpr r = frame.addOperand(copyLoop.getInductionVar(), ctx);
+    frame.exprOf[loop.getInductionVar()] = r;
+    storeIndices.push_back(r - loop.getConstantLowerBound());
+  }
+  auto laneLoop = affine::AffineForOp::create(b, loc, 0, width, schedule.lanes);
+  b.setInsertionPointToStart(laneLoop.getBody());
+  AffineExpr l = frame.addOperand(laneLoop.getInductionVar(), ctx);
+  frame.exprOf[vecIV] = (first + p) * width + l + vecLower;
+  storeIndices.push_back(l);
+  Type elementType = load.getMemRefType().getElementType();
+  auto vectorType = VectorType::get({schedule.lanes}, elementType);
+  AffineMap loadMap =
+      rewriteMap(frame, load.getAffineMap(), load.getMapOperands(), 0, 0);
+  Value data = affine::AffineVectorLoadOp::create(
+      b, loc, vectorType, load.getMemRef(), loadMap, frame.operands);
+  affine::AffineVectorStoreOp::create(
+      b, loc, data, buffer,
+      AffineMap::get(frame.operands.size(), 0, storeIndices, ctx),
+      frame.operands);
+  return panelLoop;
+}
+
 DenseMap<Operation *, Packed>
 Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
   DenseMap<Operation *, Packed> packed;
-  int64_t perBlock = schedule.panelsPerBlock, width = panelWidth();
-  Value vecIV = nest.parallel.getIVs()[nest.vectorDim];
-  int64_t vecLower = nest.lowerBounds[nest.vectorDim];
+  int64_t perBlock = schedule.panelsPerBlock;
   for (Operation *op : nest.body) {
     auto load = dyn_cast<affine::AffineLoadOp>(op);
     if (!load || !isPackable(nest, load))
@@ -174,54 +237,39 @@ Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
     });
     if (!usesAll)
       continue;
-    SmallVector<int64_t> shape{perBlock};
+    bool whole = readsParameter(load);
+    SmallVector<int64_t> shape{whole ? panels : perBlock};
     for (affine::AffineForOp loop : nest.loops)
       shape.push_back(loop.getConstantUpperBound() -
                       loop.getConstantLowerBound());
-    shape.push_back(width);
-    Type elementType = load.getMemRefType().getElementType();
-    auto type = MemRefType::get(shape, elementType);
-    Value buffer = memref::AllocOp::create(b, loc, type, ValueRange{},
-                                           b.getI64IntegerAttr(64));
-
-    // for panel p < min(perBlock, panels - block * perBlock):
-    //   for reduction point r: for lane l (step lanes):
-    //     buffer[p, r - lb, l] = load at (r, vec = first + p * width + l)
-    OpBuilder::InsertionGuard guard(b);
-    Frame packFrame = frame;
-    AffineMap upper =
-        AffineMap::get(frame.operands.size(), 0,
-                       {cst(perBlock), cst(panels) - block * perBlock}, ctx);
-    auto panelLoop = affine::AffineForOp::create(b, loc, ValueRange{},
-                                                 b.getConstantAffineMap(0),
-                                                 frame.operands, upper, 1);
-    b.setInsertionPointToStart(panelLoop.getBody());
-    AffineExpr p = packFrame.addOperand(panelLoop.getInductionVar(), ctx);
-    SmallVector<AffineExpr> storeIndices{p};
-    for (affine::AffineForOp loop : nest.loops) {
-      auto copyLoop = affine::AffineForOp::create(
-          b, loc, loop.getConstantLowerBound(), loop.getConstantUpperBound());
-      b.setInsertionPointToStart(copyLoop.getBody());
-      AffineExpr r = packFrame.addOperand(copyLoop.getInductionVar(), ctx);
-      packFrame.exprOf[loop.getInductionVar()] = r;
-      storeIndices.push_back(r - loop.getConstantLowerBound());
+    shape.push_back(panelWidth());
+    auto type = MemRefType::get(shape, load.getMemRefType().getElementType());
+    if (!whole) {
+      Value buffer = memref::AllocOp::create(b, loc, type, ValueRange{},
+                                             b.getI64IntegerAttr(64));
+      AffineMap count =
+          AffineMap::get(frame.operands.size(), 0,
+                         {cst(perBlock), cst(panels) - block * perBlock}, ctx);
+      emitCopy(frame, load, buffer, block * perBlock, count);
+      packed[op] = {buffer, AffineExpr(), false};
+      continue;
     }
-    auto laneLoop =
-        affine::AffineForOp::create(b, loc, 0, width, schedule.lanes);
-    b.setInsertionPointToStart(laneLoop.getBody());
-    AffineExpr l = packFrame.addOperand(laneLoop.getInductionVar(), ctx);
-    packFrame.exprOf[vecIV] = (block * perBlock + p) * width + l + vecLower;
-    storeIndices.push_back(l);
-    auto vectorType = VectorType::get({schedule.lanes}, elementType);
-    AffineMap loadMap =
-        rewriteMap(packFrame, load.getAffineMap(), load.getMapOperands(), 0, 0);
-    Value data = affine::AffineVectorLoadOp::create(
-        b, loc, vectorType, load.getMemRef(), loadMap, packFrame.operands);
-    affine::AffineVectorStoreOp::create(
-        b, loc, data, buffer,
-        AffineMap::get(packFrame.operands.size(), 0, storeIndices, ctx),
-        packFrame.operands);
-    packed[op] = {buffer, AffineExpr()};
+    // A parameter: packed whole at the top of the function, in a buffer
+    // freed before it returns (plaidml-cpu-split-prepare moves both to the
+    // preparation).
+    auto func = nest.parallel->getParentOfType<func::FuncOp>();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(func.getBody().front().getTerminator());
+    auto alloc = memref::AllocOp::create(b, loc, type, ValueRange{},
+                                         b.getI64IntegerAttr(64));
+    memref::DeallocOp::create(b, loc, alloc);
+    alloc->setAttr(kCpuPreparedAttrName, b.getUnitAttr());
+    alloc->moveBefore(&func.getBody().front().front());
+    b.setInsertionPointAfter(alloc);
+    affine::AffineForOp copy = emitCopy(Frame(), load, alloc, cst(0),
+                                        AffineMap::getConstantMap(panels, ctx));
+    copy->setAttr(kCpuPrepareAttrName, b.getUnitAttr());
+    packed[op] = {alloc, AffineExpr(), true};
   }
   return packed;
 }
@@ -495,12 +543,13 @@ void Generator::run() {
         panelFrame.exprOf[vecIV] = (block * perBlock + p) * width + vecLower;
         DenseMap<Operation *, Packed> here = packed;
         for (auto &entry : here)
-          entry.second.panel = p;
+          entry.second.panel = entry.second.whole ? block * perBlock + p : p;
         emitBlock(panelFrame, rows, schedule.vectors, here);
       });
     }
     for (auto &entry : packed)
-      memref::DeallocOp::create(b, loc, entry.second.buffer);
+      if (!entry.second.whole)
+        memref::DeallocOp::create(b, loc, entry.second.buffer);
   }
 
   // Remainder vectors: one narrower panel.

@@ -31,6 +31,8 @@ using namespace mlir;
 using namespace mlir::plaidml;
 
 static constexpr llvm::StringLiteral kWrapperPrefix = "_plaidml_entry_";
+static constexpr llvm::StringLiteral kPrepareWrapperPrefix =
+    "_plaidml_prepare_";
 static constexpr llvm::StringLiteral kManifestSymbol = "plaidml_manifest";
 
 /// The manifest spelling of a tensor element type (docs/ABI.md section 3):
@@ -77,8 +79,14 @@ struct EntryPoint {
   std::string wrapper;
   SmallVector<std::string> inputs;
   SmallVector<std::string> outputs;
-  /// Bytes of the workspace the runtime passes after the outputs; 0: none.
+  /// Bytes of the workspace the runtime passes after the outputs (and the
+  /// prepared buffer); 0: none.
   int64_t workspace = 0;
+  /// The preparation's wrapper, the bytes of the prepared buffer it fills
+  /// and the inputs it reads; empty / 0: none.
+  std::string prepareWrapper;
+  int64_t prepared = 0;
+  SmallVector<int64_t> prepareInputs;
 };
 
 struct EmitEntryPointsPass
@@ -92,7 +100,48 @@ private:
   /// into `entry` and emits the wrapper.
   LogicalResult wrap(LLVM::LLVMFuncOp func, SymbolTable &symbols,
                      EntryPoint &entry);
+  /// Reads the preparation of `func` (plaidml-cpu-split-prepare's
+  /// attributes) into `entry` and emits its wrapper.
+  LogicalResult wrapPreparation(LLVM::LLVMFuncOp func, SymbolTable &symbols,
+                                EntryPoint &entry);
 };
+
+/// Emits `void name(ptr %buffers) { callee(buffers[0], ...,
+/// buffers[numBuffers - 1]) }` before `callee`.
+void emitWrapper(LLVM::LLVMFuncOp callee, StringRef name, size_t numBuffers,
+                 SymbolTable &symbols) {
+  OpBuilder builder(callee);
+  Location loc = callee.getLoc();
+  MLIRContext *ctx = callee.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  auto wrapper = LLVM::LLVMFuncOp::create(
+      builder, loc, name,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrType}));
+  Block *body = wrapper.addEntryBlock(builder);
+  builder.setInsertionPointToStart(body);
+  Value buffers = body->getArgument(0);
+  SmallVector<Value> args;
+  for (size_t i = 0; i < numBuffers; ++i) {
+    LLVM::GEPArg index(static_cast<int32_t>(i));
+    Value slot = LLVM::GEPOp::create(builder, loc, ptrType, ptrType, buffers,
+                                     index, LLVM::GEPNoWrapFlags::inbounds);
+    args.push_back(LLVM::LoadOp::create(builder, loc, ptrType, slot));
+  }
+  LLVM::CallOp::create(builder, loc, callee, args);
+  LLVM::ReturnOp::create(builder, loc, ValueRange{});
+  symbols.insert(wrapper);
+  // The wrapper is the only way in; let LLVM inline and hide the callee.
+  callee.setLinkage(LLVM::Linkage::Internal);
+}
+
+/// Whether `type` is `void (ptr x count)`.
+bool takesPointers(LLVM::LLVMFunctionType type, size_t count) {
+  auto ptrType = LLVM::LLVMPointerType::get(type.getContext());
+  return isa<LLVM::LLVMVoidType>(type.getReturnType()) && !type.isVarArg() &&
+         type.getNumParams() == count &&
+         llvm::all_of(type.getParams(),
+                      [&](Type param) { return param == ptrType; });
+}
 } // namespace
 
 /// Reads one of the plaidml.inputs/outputs attributes of `func`.
@@ -143,19 +192,19 @@ LogicalResult EmitEntryPointsPass::wrap(LLVM::LLVMFuncOp func,
              << "' is " << attr << ", not a positive number of bytes";
     entry.workspace = bytes.getInt();
   }
+  if (failed(wrapPreparation(func, symbols, entry)))
+    return failure();
 
   LLVM::LLVMFunctionType type = func.getFunctionType();
   size_t numBuffers = entry.inputs.size() + entry.outputs.size() +
+                      (entry.prepared > 0 ? 1 : 0) +
                       (entry.workspace > 0 ? 1 : 0);
-  auto ptrType = LLVM::LLVMPointerType::get(&getContext());
-  if (func.isExternal() || !isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
-      type.isVarArg() || type.getNumParams() != numBuffers ||
-      llvm::any_of(type.getParams(),
-                   [&](Type param) { return param != ptrType; }))
+  if (func.isExternal() || !takesPointers(type, numBuffers))
     return func.emitError()
            << "entry function @" << entry.name << " must be a definition "
            << "taking one pointer per buffer (" << entry.inputs.size()
            << " inputs, " << entry.outputs.size() << " outputs"
+           << (entry.prepared > 0 ? ", the prepared buffer" : "")
            << (entry.workspace > 0 ? ", the workspace" : "")
            << ") and returning nothing; got " << type
            << " (lower it with the bare-pointer calling convention)";
@@ -164,32 +213,55 @@ LogicalResult EmitEntryPointsPass::wrap(LLVM::LLVMFuncOp func,
                             << entry.wrapper << " already exists";
 
   // void _plaidml_entry_f(ptr %buffers) { f(buffers[0], buffers[1], ...) }
-  OpBuilder builder(func);
-  Location loc = func.getLoc();
-  auto voidType = LLVM::LLVMVoidType::get(&getContext());
-  auto wrapper = LLVM::LLVMFuncOp::create(
-      builder, loc, entry.wrapper,
-      LLVM::LLVMFunctionType::get(voidType, {ptrType}));
-  Block *body = wrapper.addEntryBlock(builder);
-  builder.setInsertionPointToStart(body);
-  Value buffers = body->getArgument(0);
-  SmallVector<Value> args;
-  for (size_t i = 0; i < numBuffers; ++i) {
-    LLVM::GEPArg index(static_cast<int32_t>(i));
-    Value slot = LLVM::GEPOp::create(builder, loc, ptrType, ptrType, buffers,
-                                     index, LLVM::GEPNoWrapFlags::inbounds);
-    args.push_back(LLVM::LoadOp::create(builder, loc, ptrType, slot));
-  }
-  LLVM::CallOp::create(builder, loc, func, args);
-  LLVM::ReturnOp::create(builder, loc, ValueRange{});
-  symbols.insert(wrapper);
+  emitWrapper(func, entry.wrapper, numBuffers, symbols);
+  for (StringRef name :
+       {kEntryAttrName, kInputsAttrName, kOutputsAttrName, kWorkspaceAttrName,
+        kPrepareFuncAttrName, kPreparedBytesAttrName, kPrepareInputsAttrName})
+    func->removeAttr(name);
+  return success();
+}
 
-  // The wrapper is the only way in; let LLVM inline and hide @f.
-  func.setLinkage(LLVM::Linkage::Internal);
-  func->removeAttr(kEntryAttrName);
-  func->removeAttr(kInputsAttrName);
-  func->removeAttr(kOutputsAttrName);
-  func->removeAttr(kWorkspaceAttrName);
+LogicalResult EmitEntryPointsPass::wrapPreparation(LLVM::LLVMFuncOp func,
+                                                   SymbolTable &symbols,
+                                                   EntryPoint &entry) {
+  Attribute symbol = func->getAttr(kPrepareFuncAttrName);
+  Attribute bytes = func->getAttr(kPreparedBytesAttrName);
+  Attribute inputs = func->getAttr(kPrepareInputsAttrName);
+  if (!symbol && !bytes && !inputs)
+    return success();
+  auto fail = [&]() {
+    return func.emitError()
+           << "entry function @" << entry.name << ": a preparation needs '"
+           << kPrepareFuncAttrName << "' (a function taking one pointer per "
+           << "input and the prepared buffer), '" << kPreparedBytesAttrName
+           << "' (a positive number of bytes) and '" << kPrepareInputsAttrName
+           << "' (input positions, ascending)";
+  };
+  auto ref = dyn_cast_or_null<FlatSymbolRefAttr>(symbol);
+  auto size = dyn_cast_or_null<IntegerAttr>(bytes);
+  auto read = dyn_cast_or_null<DenseI64ArrayAttr>(inputs);
+  if (!ref || !size || !read || size.getValue().getSignificantBits() > 64 ||
+      size.getInt() <= 0)
+    return fail();
+  auto prepare = symbols.lookup<LLVM::LLVMFuncOp>(ref.getValue());
+  if (!prepare || prepare.isExternal() ||
+      !takesPointers(prepare.getFunctionType(), entry.inputs.size() + 1))
+    return fail();
+  int64_t previous = -1;
+  for (int64_t i : read.asArrayRef()) {
+    if (i <= previous || i >= static_cast<int64_t>(entry.inputs.size()))
+      return fail();
+    previous = i;
+  }
+  entry.prepareWrapper = (kPrepareWrapperPrefix + entry.name).str();
+  if (symbols.lookup(entry.prepareWrapper))
+    return func.emitError() << "entry function @" << entry.name << ": symbol @"
+                            << entry.prepareWrapper << " already exists";
+  entry.prepared = size.getInt();
+  entry.prepareInputs.assign(read.asArrayRef().begin(),
+                             read.asArrayRef().end());
+  // void _plaidml_prepare_f(ptr %buffers): inputs, then the prepared buffer.
+  emitWrapper(prepare, entry.prepareWrapper, entry.inputs.size() + 1, symbols);
   return success();
 }
 
@@ -240,10 +312,15 @@ void EmitEntryPointsPass::runOnOperation() {
     return signalPassFailure();
   }
   SmallVector<LLVM::LLVMFuncOp> funcs;
-  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
     if (func->hasAttr(kEntryAttrName))
       funcs.push_back(func);
-  SmallVector<EntryPoint> entries(funcs.size());
+    // plaidml.param has done its work (the preparation); LLVM IR has no
+    // such parameter attribute.
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.removeArgAttr(i, kParamAttrName);
+  }
+  std::vector<EntryPoint> entries(funcs.size());
   for (auto [func, entry] : llvm::zip_equal(funcs, entries))
     if (failed(wrap(func, symbols, entry)))
       return signalPassFailure();
@@ -265,8 +342,13 @@ void EmitEntryPointsPass::runOnOperation() {
     os << "entry " << entry.name << " " << entry.wrapper << "\n";
     if (entry.workspace > 0)
       os << "workspace " << entry.workspace << "\n";
+    if (entry.prepared > 0)
+      os << "prepare " << entry.prepareWrapper << " " << entry.prepared << "\n";
     for (auto [i, input] : llvm::enumerate(entry.inputs))
-      os << "input arg" << i << " " << input << "\n";
+      os << "input arg" << i << " " << input
+         << (llvm::is_contained(entry.prepareInputs, int64_t(i)) ? " param"
+                                                                 : "")
+         << "\n";
     for (auto [i, output] : llvm::enumerate(entry.outputs))
       os << "output result" << i << " " << output << "\n";
   }

@@ -4,7 +4,8 @@
  * runtime: dlopens it, prints its manifest, allocates every buffer the
  * manifest lists for the chosen entry point, fills input k element j with
  * j + 1 + 10 * k (j % 2 for i1), allocates the entry's workspace when the
- * manifest has one, calls `_plaidml_entry_<name>(void **)` and
+ * manifest has one, runs its preparation into a prepared buffer when it has
+ * one, calls `_plaidml_entry_<name>(void **)` and
  * prints every output, one line each. docs/ABI.md sections 2 and 3 are the
  * contract it reads.
  *
@@ -153,7 +154,8 @@ int main(int argc, char **argv) {
   char wrapper[256] = "";
   struct buffer buffers[kMaxBuffers];
   int numBuffers = 0, inEntry = 0;
-  unsigned long long workspaceBytes = 0;
+  unsigned long long workspaceBytes = 0, preparedBytes = 0;
+  char prepareWrapper[256] = "";
   char line[kMaxLine];
   const char *cursor = manifest;
   while (*cursor) {
@@ -174,6 +176,9 @@ int main(int argc, char **argv) {
       }
     } else if (inEntry && fields == 2 && !strcmp(a, "workspace")) {
       workspaceBytes = strtoull(b, NULL, 10);
+    } else if (inEntry && fields == 3 && !strcmp(a, "prepare")) {
+      snprintf(prepareWrapper, sizeof prepareWrapper, "%s", b);
+      preparedBytes = strtoull(c, NULL, 10);
     } else if (inEntry && fields == 3 &&
                (!strcmp(a, "input") || !strcmp(a, "output"))) {
       if (numBuffers == kMaxBuffers)
@@ -195,7 +200,7 @@ int main(int argc, char **argv) {
   if (!entry)
     return fail("wrapper not exported", wrapper);
 
-  void *pointers[kMaxBuffers + 1];
+  void *pointers[kMaxBuffers + 2];
   int inputIndex = 0;
   for (int k = 0; k < numBuffers; ++k) {
     struct buffer *buf = &buffers[k];
@@ -209,16 +214,35 @@ int main(int argc, char **argv) {
       ++inputIndex;
     }
   }
-  /* The workspace goes after the outputs (docs/ABI.md section 2). */
+  /* The preparation takes the inputs and the prepared buffer; the entry
+     takes the prepared buffer after the outputs, then the workspace
+     (docs/ABI.md section 2). */
+  int extra = numBuffers;
+  void *prepared = NULL;
+  if (preparedBytes) {
+    void (*prepare)(void **) = (void (*)(void **))dlsym(lib, prepareWrapper);
+    if (!prepare)
+      return fail("preparation not exported", prepareWrapper);
+    prepared = aligned_alloc(64, (preparedBytes + 63) / 64 * 64);
+    if (!prepared)
+      return fail("cannot allocate the prepared buffer", NULL);
+    void *prepareArgs[kMaxBuffers + 1];
+    memcpy(prepareArgs, pointers, inputIndex * sizeof(void *));
+    prepareArgs[inputIndex] = prepared;
+    prepare(prepareArgs);
+    printf("prepare %s\n", prepareWrapper);
+    pointers[extra++] = prepared;
+  }
   void *workspace = NULL;
   if (workspaceBytes) {
     workspace = aligned_alloc(64, (workspaceBytes + 63) / 64 * 64);
     if (!workspace)
       return fail("cannot allocate the workspace", NULL);
-    pointers[numBuffers] = workspace;
+    pointers[extra++] = workspace;
   }
   entry(pointers);
   free(workspace);
+  free(prepared);
 
   printf("call %s\n", wrapper);
   for (int k = 0; k < numBuffers; ++k) {

@@ -87,6 +87,18 @@ extern int plaidml_fake_dependency(void);
 EXPORT int (*const plaidml_fake_dependency_ref)(void) = plaidml_fake_dependency;
 EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
                                        "device cpu\n" ENTRIES "end\n";
+#elif defined(FAKE_PREPARED) || defined(FAKE_MISSING_PREPARE)
+/* An entry with a preparation (docs/ABI.md section 2) that reads input w;
+   FAKE_MISSING_PREPARE lacks the preparation's symbol. */
+EXPORT const char plaidml_manifest[] = "plaidml-artifact 1\n"
+                                       "device cpu\n"
+                                       "entry scale _plaidml_entry_scale\n"
+                                       "prepare _plaidml_prepare_scale 64\n"
+                                       "input x 4xf32\n"
+                                       "input w 4xf32 param\n"
+                                       "output y 4xf32\n"
+                                       "output preparations si32\n"
+                                       "end\n";
 #elif defined(FAKE_NO_MANIFEST)
 /* No manifest at all: an ordinary shared library. */
 #else
@@ -110,6 +122,30 @@ EXPORT void _plaidml_entry_stats(void **buffers) {
     positive[i] = x[i] > 0.0f;
     *count += positive[i];
   }
+}
+
+/* The preparation of `scale` writes 2 * w into the prepared buffer and
+   counts its calls; the entry computes y = x * prepared and reports the
+   count. */
+static int32_t preparations;
+
+#if !defined(FAKE_MISSING_PREPARE)
+EXPORT void _plaidml_prepare_scale(void **buffers) {
+  const float *w = (const float *)buffers[1];
+  float *prepared = (float *)buffers[2];
+  for (int i = 0; i < 4; ++i)
+    prepared[i] = 2 * w[i];
+  ++preparations;
+}
+#endif
+
+EXPORT void _plaidml_entry_scale(void **buffers) {
+  const float *x = (const float *)buffers[0];
+  float *y = (float *)buffers[2];
+  const float *prepared = (const float *)buffers[4];
+  for (int i = 0; i < 4; ++i)
+    y[i] = x[i] * prepared[i];
+  *(int32_t *)buffers[3] = preparations;
 }
 
 /* ok = every buffer is 64-byte aligned and y == -7. */

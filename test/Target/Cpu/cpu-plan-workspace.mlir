@@ -92,3 +92,17 @@ func.func @nested(%o: memref<4xf32>) attributes {plaidml.entry} {
 func.func @twice(%o: memref<4xf32>) attributes {plaidml.entry, plaidml.workspace = 64 : i64} {
   return
 }
+
+// -----
+
+// Argument attributes (plaidml.param) stay with their arguments; the
+// workspace argument has none.
+// CHECK-LABEL: func.func @with_arg_attrs
+// CHECK-SAME: (%{{.*}}: memref<4xf32> {plaidml.param}, %{{.*}}: memref<4xf32>, %{{.*}}: memref<64xi8>)
+func.func @with_arg_attrs(%a: memref<4xf32> {plaidml.param}, %o: memref<4xf32>) attributes {plaidml.entry} {
+  %t = memref.alloc() : memref<4xf32>
+  memref.copy %a, %t : memref<4xf32> to memref<4xf32>
+  memref.copy %t, %o : memref<4xf32> to memref<4xf32>
+  memref.dealloc %t : memref<4xf32>
+  return
+}

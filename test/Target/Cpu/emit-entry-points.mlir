@@ -186,6 +186,109 @@ module {
 
 // -----
 
+// A preparation (plaidml-cpu-split-prepare): its wrapper takes the inputs
+// and the prepared buffer; the entry's wrapper passes the prepared buffer
+// after the outputs and before the workspace; the manifest has a `prepare`
+// line after the workspace and marks the inputs it reads `param`.
+// CHECK-LABEL: module
+// CHECK:      llvm.func @_plaidml_prepare_p(%[[PBUFS:.*]]: !llvm.ptr) {
+// CHECK:        llvm.getelementptr inbounds %[[PBUFS]][2]
+// CHECK-NEXT:   %[[PB2:.*]] = llvm.load
+// CHECK-NEXT:   llvm.call @p_prepare(%{{.*}}, %{{.*}}, %[[PB2]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK:      llvm.func internal @p_prepare(
+// CHECK:      llvm.func @_plaidml_entry_p(%[[EBUFS:.*]]: !llvm.ptr) {
+// CHECK:        llvm.getelementptr inbounds %[[EBUFS]][4]
+// CHECK-NEXT:   %[[EB4:.*]] = llvm.load
+// CHECK-NEXT:   llvm.call @p(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[EB4]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK:      llvm.func internal @p(
+// CHECK-NOT:  plaidml.
+// CHECK:      entry p _plaidml_entry_p\0Aworkspace 64\0Aprepare _plaidml_prepare_p 128\0Ainput arg0 4xf32\0Ainput arg1 4x4xf32 param\0Aoutput result0 4xf32\0Aend
+module {
+  llvm.func @p_prepare(%a: !llvm.ptr, %w: !llvm.ptr, %prepared: !llvm.ptr) {
+    llvm.return
+  }
+  llvm.func @p(%a: !llvm.ptr, %w: !llvm.ptr {plaidml.param}, %o: !llvm.ptr, %prepared: !llvm.ptr, %ws: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>, tensor<4x4xf32>],
+                  plaidml.outputs = [tensor<4xf32>], plaidml.workspace = 64 : i64,
+                  plaidml.prepare = @p_prepare, plaidml.prepared = 128 : i64,
+                  plaidml.prepare_inputs = array<i64: 1>} {
+    llvm.return
+  }
+}
+
+// -----
+
+// A preparation needs all three attributes and a function of the right
+// signature.
+module {
+  // expected-error @+1 {{entry function @p: a preparation needs 'plaidml.prepare' (a function taking one pointer per input and the prepared buffer), 'plaidml.prepared' (a positive number of bytes) and 'plaidml.prepare_inputs' (input positions, ascending)}}
+  llvm.func @p(%a: !llvm.ptr, %o: !llvm.ptr, %prepared: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>],
+                  plaidml.outputs = [tensor<4xf32>], plaidml.prepared = 128 : i64,
+                  plaidml.prepare_inputs = array<i64: 0>} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  llvm.func @p_prepare(%a: !llvm.ptr) {
+    llvm.return
+  }
+  // expected-error @+1 {{entry function @p: a preparation needs}}
+  llvm.func @p(%a: !llvm.ptr, %o: !llvm.ptr, %prepared: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>],
+                  plaidml.outputs = [tensor<4xf32>], plaidml.prepare = @p_prepare,
+                  plaidml.prepared = 128 : i64, plaidml.prepare_inputs = array<i64: 0>} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  llvm.func @p_prepare(%a: !llvm.ptr, %prepared: !llvm.ptr) {
+    llvm.return
+  }
+  // An input position past the inputs.
+  // expected-error @+1 {{entry function @p: a preparation needs}}
+  llvm.func @p(%a: !llvm.ptr, %o: !llvm.ptr, %prepared: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>],
+                  plaidml.outputs = [tensor<4xf32>], plaidml.prepare = @p_prepare,
+                  plaidml.prepared = 128 : i64, plaidml.prepare_inputs = array<i64: 1>} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{'llvm.func' op 'plaidml.prepare_inputs' must be an array<i64: ...> of ascending input positions on a function}}
+  llvm.func @p(%a: !llvm.ptr, %o: !llvm.ptr, %prepared: !llvm.ptr)
+      attributes {plaidml.prepare_inputs = array<i64: 1, 0>} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  llvm.func @p_prepare(%a: !llvm.ptr, %prepared: !llvm.ptr) {
+    llvm.return
+  }
+  // The entry itself must take the prepared buffer.
+  // expected-error @+1 {{entry function @p must be a definition taking one pointer per buffer (1 inputs, 1 outputs, the prepared buffer) and returning nothing}}
+  llvm.func @p(%a: !llvm.ptr, %o: !llvm.ptr)
+      attributes {plaidml.entry, plaidml.inputs = [tensor<4xf32>],
+                  plaidml.outputs = [tensor<4xf32>], plaidml.prepare = @p_prepare,
+                  plaidml.prepared = 128 : i64, plaidml.prepare_inputs = array<i64: 0>} {
+    llvm.return
+  }
+}
+
+// -----
+
 module {
   // expected-error @+1 {{entry function @w must be a definition taking one pointer per buffer (1 inputs, 1 outputs, the workspace) and returning nothing}}
   llvm.func @w(%a: !llvm.ptr, %o: !llvm.ptr)

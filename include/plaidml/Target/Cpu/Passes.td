@@ -162,6 +162,14 @@ def CpuTileContractionsPass
     reduction becomes one fused `vector.fma` (one rounding instead of two,
     as in BLAS). The nest's values stay in registers: no temporary buffer
     but the packed one.
+
+    A packable operand that is a parameter (an argument of the function
+    marked `plaidml.param`, the same values on every call) is packed whole
+    instead, all of its panels, at the top of the function: a `memref.alloc`
+    marked `plaidml.cpu.prepared` (freed before the return) filled by a copy
+    nest marked `plaidml.cpu.prepare`, which the cache blocks read at their
+    panels' offset. `plaidml-cpu-split-prepare` then moves that copy into
+    the entry's preparation, run once for all calls.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::vector::VectorDialect",
@@ -231,6 +239,58 @@ def CpuParallelizePass
     Option<"minWork", "min-work", "uint64_t", /*default=*/"32768",
            "Estimated scalar operations a loop needs to stay parallel">,
   ];
+}
+
+def CpuSplitPreparePass
+    : Pass<"plaidml-cpu-split-prepare", "mlir::ModuleOp"> {
+  let summary = "Move what an entry function computes from its parameters "
+                "into a preparation function run once";
+  let description = [{
+    `plaidml-cpu-tile-contractions` packs an operand that is a parameter
+    (an input argument with the unit attribute `plaidml.param`: a model's
+    weights) whole, at the top of the entry function: a `memref.alloc`
+    marked `plaidml.cpu.prepared` and the copy nest that fills it, marked
+    `plaidml.cpu.prepare`. As it stands that code still runs on every call.
+    This pass moves it out: the marked nests go into a new function
+    `@<f>_prepare(inputs..., %prepared: memref<Nxi8>)`, every prepared
+    buffer becomes a `memref.view` of one *prepared buffer* (64-byte aligned
+    offsets) that both functions take, `@f` gets it as a new last argument
+    and the attributes `plaidml.prepare = @<f>_prepare`, `plaidml.prepared =
+    N : i64` and `plaidml.prepare_inputs = array<i64: ...>` (the inputs the
+    preparation reads), which `plaidml-emit-entry-points` writes into the
+    manifest. The runtime calls the preparation once, and again only when
+    one of those inputs changes (docs/ABI.md section 2).
+
+    ```mlir
+    func.func @f(%x: memref<64x32xf32>, %w: memref<32x64xf32> {plaidml.param},
+                 %o: memref<64x64xf32>) attributes {plaidml.entry, ...} {
+      %p = memref.alloc() {plaidml.cpu.prepared} : memref<1x32x64xf32>
+      affine.for ... { ... %w ... %p ... } {plaidml.cpu.prepare}
+      ... reads of %p ...
+      memref.dealloc %p : memref<1x32x64xf32>
+    }
+    // becomes
+    func.func @f(%x: ..., %w: ..., %o: ..., %prepared: memref<8192xi8>)
+        attributes {plaidml.prepare = @f_prepare, plaidml.prepared = 8192,
+                    plaidml.prepare_inputs = array<i64: 1>, ...} {
+      %p = memref.view %prepared[%c0][] : ... to memref<1x32x64xf32>
+      ... reads of %p ...
+    }
+    func.func private @f_prepare(%x: ..., %w: ..., %prepared: memref<8192xi8>) {
+      %p = memref.view %prepared[%c0][] : ...
+      affine.for ... { ... %w ... %p ... }
+    }
+    ```
+
+    A marked nest that reads anything but parameters, prepared buffers and
+    values it defines is an error, as is a prepared buffer of dynamic shape.
+    Functions without marked ops are left alone. Runs after
+    `plaidml-cpu-tile-contractions` and before `plaidml-cpu-plan-workspace`
+    (whose workspace argument then follows the prepared buffer).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def CpuPlanWorkspacePass

@@ -11,6 +11,7 @@
 #include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
@@ -184,11 +185,30 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
       return failure();
     return verifyTensorTypes(op, attr);
   }
-  if (name == kWorkspaceAttrName) {
+  if (name == kWorkspaceAttrName || name == kPreparedBytesAttrName) {
     auto bytes = dyn_cast<IntegerAttr>(value);
     return expect(isa<FunctionOpInterface>(op) && bytes &&
                       bytes.getType().isInteger(64) && bytes.getInt() > 0,
                   "must be a positive i64 number of bytes on a function");
+  }
+  if (name == kCpuPreparedAttrName)
+    return expect(isa<UnitAttr>(value) && isa<memref::AllocOp>(op),
+                  "must be a unit attribute on a memref.alloc");
+  if (name == kCpuPrepareAttrName)
+    return expect(isa<UnitAttr>(value) && op->getNumResults() == 0,
+                  "must be a unit attribute on an op without results");
+  if (name == kPrepareFuncAttrName)
+    return expect(isa<FlatSymbolRefAttr>(value) && isa<FunctionOpInterface>(op),
+                  "must be a function symbol on a function");
+  if (name == kPrepareInputsAttrName) {
+    auto inputs = dyn_cast<DenseI64ArrayAttr>(value);
+    bool ascending =
+        inputs && llvm::is_sorted(inputs.asArrayRef()) &&
+        llvm::adjacent_find(inputs.asArrayRef()) == inputs.asArrayRef().end() &&
+        (inputs.empty() || inputs[0] >= 0);
+    return expect(isa<FunctionOpInterface>(op) && ascending,
+                  "must be an array<i64: ...> of ascending input positions "
+                  "on a function");
   }
   if (name == kTargetAttrName)
     return expect(isa<TargetAttr>(value) && isa<ModuleOp>(op),

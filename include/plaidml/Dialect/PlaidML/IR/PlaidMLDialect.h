@@ -35,6 +35,27 @@ inline constexpr llvm::StringLiteral kOutputsAttrName = "plaidml.outputs";
 /// plaidml-emit-entry-points writes into the manifest (docs/ABI.md sections
 /// 2 and 3).
 inline constexpr llvm::StringLiteral kWorkspaceAttrName = "plaidml.workspace";
+/// On an argument of a function (unit): the input is a parameter, the same
+/// values on every call (a model's weights), so that a target may compute
+/// what it derives from it once (docs/ABI.md section 2, "Prepared data").
+inline constexpr llvm::StringLiteral kParamAttrName = "plaidml.param";
+/// On a top-level memref.alloc of a CPU entry function (unit): a buffer
+/// computed from parameters only, by the ops marked kCpuPrepareAttrName
+/// (plaidml-cpu-tile-contractions); plaidml-cpu-split-prepare moves them.
+inline constexpr llvm::StringLiteral kCpuPreparedAttrName =
+    "plaidml.cpu.prepared";
+inline constexpr llvm::StringLiteral kCpuPrepareAttrName =
+    "plaidml.cpu.prepare";
+/// On a CPU entry function after plaidml-cpu-split-prepare: its
+/// preparation function (a FlatSymbolRefAttr), the bytes of the prepared
+/// buffer it fills (a positive i64), and the inputs it reads (an
+/// array<i64> of input positions), which plaidml-emit-entry-points writes
+/// into the manifest.
+inline constexpr llvm::StringLiteral kPrepareFuncAttrName = "plaidml.prepare";
+inline constexpr llvm::StringLiteral kPreparedBytesAttrName =
+    "plaidml.prepared";
+inline constexpr llvm::StringLiteral kPrepareInputsAttrName =
+    "plaidml.prepare_inputs";
 /// On the module: its TargetAttr.
 inline constexpr llvm::StringLiteral kTargetAttrName = "plaidml.target";
 /// On a reduction nest's affine.parallel: its CpuScheduleAttr.
