@@ -11,6 +11,9 @@
 
 #include "Common.h"
 
+#include <algorithm>
+#include <limits>
+
 using namespace plaidml::op;
 using namespace plaidml::op::detail;
 namespace edsl = plaidml::edsl;
@@ -81,9 +84,34 @@ Tensor plaidml::op::pool(const Tensor &input, PoolMode mode,
                   ": " + e.what());
     }
     sizes.push_back(s);
-    inIdx.push_back(x[i] * strides[i] + k[i] * dilations[i] - s.padBefore);
+  }
+  // Floating-point max pooling reads an input padded with -inf, which no
+  // window's maximum can take (every window holds an input element): the
+  // contraction then has no constraint on its reads, which the code
+  // generators turn into guards (the CPU's scalar path).
+  std::vector<int64_t> readPads(ns, 0);
+  for (size_t i = 0; i < ns; ++i)
+    readPads[i] = sizes[i].padBefore;
+  if (mode == PoolMode::Max && isFloat(in.getDType())) {
+    std::vector<int64_t> padding(2 * rank, 0);
+    bool any = false;
+    for (size_t i = 0; i < ns; ++i) {
+      int64_t effective = (window[i] - 1) * dilations[i] + 1;
+      int64_t end = (sizes[i].output - 1) * strides[i] + effective;
+      padding[1 + i] = sizes[i].padBefore;
+      padding[rank + 1 + i] =
+          std::max<int64_t>(0, end - sizes[i].padBefore - shape[1 + i]);
+      any |= padding[1 + i] > 0 || padding[rank + 1 + i] > 0;
+      readPads[i] = 0;
+    }
+    if (any)
+      in = pad(in, padding, PadMode::Constant,
+               -std::numeric_limits<double>::infinity());
+  }
+  for (size_t i = 0; i < ns; ++i) {
+    inIdx.push_back(x[i] * strides[i] + k[i] * dilations[i] - readPads[i]);
     outIdx.push_back(x[i]);
-    outShape.emplace_back(s.output);
+    outShape.emplace_back(sizes[i].output);
     con.add_constraint(k[i] < window[i]);
   }
   inIdx.push_back(c);

@@ -338,11 +338,22 @@ void plaidml::onnx::detail::registerNNOps() {
              [](NodeContext &ctx) { globalPool(ctx, op::PoolMode::Max); });
   registerOp("Gemm", {1, 6, 7, 9, 11, 13}, [](NodeContext &ctx) {
     ctx.checkAttrs({"alpha", "beta", "transA", "transB"});
+    bool transB = ctx.attrInt("transB", 0) != 0;
+    // A fully connected layer's weights are usually stored N x K (transB):
+    // an initializer is transposed to K x N at import, so that the outputs
+    // are contiguous in the weights and the code generators vectorize them
+    // (a dot product along K is a serial scalar sum on the CPU).
+    Tensor b;
+    if (transB && ctx.isConstant(1) && ctx.value(1).shape.size() == 2) {
+      b = ctx.inputPermuted(1, {1, 0});
+      transB = false;
+    } else {
+      b = ctx.input(1);
+    }
     ctx.setOutput(
-        0, op::gemm(
-               ctx.input(0), ctx.input(1), ctx.has(2) ? ctx.input(2) : Tensor(),
-               ctx.attrFloat("alpha", 1.0), ctx.attrFloat("beta", 1.0),
-               ctx.attrInt("transA", 0) != 0, ctx.attrInt("transB", 0) != 0));
+        0, op::gemm(ctx.input(0), b, ctx.has(2) ? ctx.input(2) : Tensor(),
+                    ctx.attrFloat("alpha", 1.0), ctx.attrFloat("beta", 1.0),
+                    ctx.attrInt("transA", 0) != 0, transB));
   });
   registerOp("MatMul", {1, 9, 13}, [](NodeContext &ctx) {
     ctx.checkAttrs({});
