@@ -82,10 +82,35 @@ public:
       for (Operation *inner : *list)
         if (!classify(inner))
           return false;
+    findOuterRowDim();
     return true;
   }
 
 private:
+  /// The store's coordinate before the row's, when a register block may
+  /// span several of its rows: every op reading its index is a load whose
+  /// map reads the row index too (or neither), so nothing in the nest varies
+  /// with it alone (the dependences mark only the row index's users as per
+  /// row).
+  void findOuterRowDim() {
+    if (!nest.rowDim || storeDims.size() < 3)
+      return;
+    unsigned outer = storeDims[storeDims.size() - 3];
+    Value outerIV = nest.parallel.getIVs()[outer];
+    Value rowIV = nest.parallel.getIVs()[*nest.rowDim];
+    for (Operation *user : outerIV.getUsers()) {
+      if (user == nest.store.getOperation())
+        continue;
+      auto load = dyn_cast<affine::AffineLoadOp>(user);
+      if (!load)
+        return;
+      SmallVector<Value> used = getUsedIndices(load);
+      if (llvm::is_contained(used, outerIV) && !llvm::is_contained(used, rowIV))
+        return;
+    }
+    nest.outerRowDim = outer;
+  }
+
   bool fail(const Twine &reason) {
     whyNot = reason.str();
     return false;
@@ -162,6 +187,7 @@ private:
     nest.vectorDim = dims.back();
     if (dims.size() >= 2)
       nest.rowDim = dims[dims.size() - 2];
+    storeDims = dims;
     return true;
   }
 
@@ -248,6 +274,8 @@ private:
 
   ContractionNest &nest;
   std::string &whyNot;
+  /// The parallel index of each of the store's coordinates.
+  SmallVector<unsigned> storeDims;
 };
 } // namespace
 

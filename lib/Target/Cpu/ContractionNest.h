@@ -59,6 +59,11 @@ struct ContractionNest {
   /// `rowDim` is empty when the output has rank 1.
   unsigned vectorDim = 0;
   std::optional<unsigned> rowDim;
+  /// The index of the store's coordinate before the row's, when register
+  /// blocks may span several of its rows (nothing in the nest reads it
+  /// without the row index): a schedule's `rows` above the row extent
+  /// means `rows / extent` whole rows of it.
+  std::optional<unsigned> outerRowDim;
   /// The loads and ops of the prologue, the innermost body and the
   /// epilogue, in order (terminators and loops excluded).
   SmallVector<Operation *> prologue, body, epilogue;
@@ -93,7 +98,9 @@ bool isPackable(const ContractionNest &nest, affine::AffineLoadOp load);
 struct Schedule {
   /// Vector lanes (elements of the accumulator type per register).
   int64_t lanes = 0;
-  /// Register block: `rows` rows of `vectors` vectors each.
+  /// Register block: `rows` rows of `vectors` vectors each. More rows than
+  /// the row dimension has: that many whole rows of it per outer row
+  /// (`ContractionNest::outerRowDim`), `rows / extent` outer rows.
   int64_t rows = 1, vectors = 1;
   /// Column panels (of lanes * vectors columns) per cache block.
   int64_t panelsPerBlock = 1;

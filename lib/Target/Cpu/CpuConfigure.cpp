@@ -177,13 +177,20 @@ struct CpuConfigurePass
       }
       parallel->setAttr(Schedule::attrName,
                         schedule->toAttr(parallel.getContext()));
-      if (remarks)
+      if (remarks) {
+        int64_t rowExtent = nest->rowDim ? nest->extent(*nest->rowDim) : 1;
+        std::string group;
+        if (schedule->rows > rowExtent)
+          group = llvm::formatv(" ({0} outer rows of {1})",
+                                schedule->rows / rowExtent, rowExtent);
         parallel.emitRemark() << llvm::formatv(
-            "CPU schedule: {0} x {1} vectors of {2}, {3} panels per "
+            "CPU schedule: {0}{6} x {1} vectors of {2}, {3} panels per "
             "block{4}{5}",
             schedule->rows, schedule->vectors, schedule->lanes,
             schedule->panelsPerBlock, schedule->pack ? ", packed" : "",
-            schedule->unrollInner ? ", inner reduction loop unrolled" : "");
+            schedule->unrollInner ? ", inner reduction loop unrolled" : "",
+            group);
+      }
     }
   }
 
@@ -231,12 +238,31 @@ struct CpuConfigurePass
     // once per column panel: with all of the vectors in one panel, each of
     // their cache lines is read once.
     int64_t minVectors = loads.both > 0 && fullVectors <= 4 ? fullVectors : 1;
+    // Rows narrower than a register block (a 7 x 7 map) may be blocked in
+    // whole rows of the outer dimension (two rows of 7 in a block of 14),
+    // where nothing is read per row and vector (a window that slides with
+    // the row is reused within one row only). Costs are then compared over
+    // all the outer rows.
+    int64_t outerExtent = nest.outerRowDim && loads.both == 0
+                              ? nest.extent(*nest.outerRowDim)
+                              : 1;
     std::optional<double> bestCost;
     for (int64_t vectors = minVectors;
          vectors <= std::min<int64_t>(4, fullVectors); ++vectors) {
-      for (int64_t rows = 1;
-           rows <= std::min(rowExtent, accumulators / vectors); ++rows) {
-        double cost = totalCost(loads, rowExtent, fullVectors, rows, vectors);
+      int64_t maxRows = std::min(rowExtent, accumulators / vectors);
+      if (outerExtent > 1)
+        maxRows = std::max(
+            maxRows, std::min(outerExtent, accumulators / vectors / rowExtent) *
+                         rowExtent);
+      for (int64_t rows = 1; rows <= maxRows; ++rows) {
+        bool group = rows > rowExtent;
+        if (group && rows % rowExtent != 0)
+          continue;
+        double cost = group
+                          ? totalCost(loads, outerExtent * rowExtent,
+                                      fullVectors, rows, vectors)
+                          : outerExtent * totalCost(loads, rowExtent,
+                                                    fullVectors, rows, vectors);
         // A panel of packable data larger than a cache block streams from
         // further away.
         if (packable > 0 && panelBytes(vectors) > kBlockBytes)
@@ -259,10 +285,13 @@ struct CpuConfigurePass
         perBlock, llvm::divideCeil(panels, std::min<int64_t>(panels, 4)));
     best.panelsPerBlock = std::max<int64_t>(perBlock, 1);
     // Packing pays when more than one row block reads a packed panel.
-    int64_t rowReuse = rowExtent / best.rows;
+    bool grouped = best.rows > rowExtent;
+    int64_t rowReuse =
+        grouped ? outerExtent * rowExtent / best.rows : rowExtent / best.rows;
     for (auto [i, extent] :
          llvm::enumerate(llvm::zip_equal(nest.lowerBounds, nest.upperBounds))) {
-      if (i != nest.vectorDim && (!nest.rowDim || i != *nest.rowDim))
+      if (i != nest.vectorDim && (!nest.rowDim || i != *nest.rowDim) &&
+          (!grouped || i != *nest.outerRowDim))
         rowReuse *= std::get<1>(extent) - std::get<0>(extent);
     }
     best.pack = packable > 0 && rowReuse > 1 && panels > 0;

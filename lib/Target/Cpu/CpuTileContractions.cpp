@@ -72,6 +72,16 @@ public:
   void run();
 
 private:
+  /// Whether register blocks span several outer rows (rows above the
+  /// row extent), and the row extent they are counted in then.
+  bool grouped() const {
+    return nest.rowDim && nest.outerRowDim &&
+           schedule.rows > nest.extent(*nest.rowDim);
+  }
+  int64_t rowExtent() const {
+    return nest.rowDim ? nest.extent(*nest.rowDim) : 1;
+  }
+
   // Index arithmetic.
   AffineExpr cst(int64_t v) { return getAffineConstantExpr(v, ctx); }
   int64_t panelWidth() const { return schedule.vectors * schedule.lanes; }
@@ -117,6 +127,15 @@ AffineMap Generator::rewriteMap(const Frame &frame, AffineMap map,
                                 int64_t vecOffset) {
   Value rowIV = nest.rowDim ? nest.parallel.getIVs()[*nest.rowDim] : Value();
   Value vecIV = nest.parallel.getIVs()[nest.vectorDim];
+  // Row i of a block spanning several outer rows is row i % extent of
+  // outer row i / extent (the block starts at the row dimension's start).
+  Value outerIV;
+  int64_t outerOffset = 0;
+  if (grouped()) {
+    outerIV = nest.parallel.getIVs()[*nest.outerRowDim];
+    outerOffset = rowOffset / rowExtent();
+    rowOffset %= rowExtent();
+  }
   SmallVector<AffineExpr> dims;
   for (auto [pos, operand] : llvm::enumerate(operands)) {
     AffineExpr e = frame.exprOf.lookup(operand);
@@ -127,6 +146,8 @@ AffineMap Generator::rewriteMap(const Frame &frame, AffineMap map,
     assert(e && "a used index without a replacement");
     if (operand == rowIV)
       e = e + rowOffset;
+    if (outerIV && operand == outerIV)
+      e = e + outerOffset;
     if (operand == vecIV)
       e = e + vecOffset;
     dims.push_back(e);
@@ -139,7 +160,8 @@ AffineMap Generator::rewriteMap(const Frame &frame, AffineMap map,
 SmallVector<unsigned> Generator::getOtherDims() const {
   SmallVector<unsigned> others;
   for (unsigned i = 0, e = nest.lowerBounds.size(); i < e; ++i)
-    if (i != nest.vectorDim && (!nest.rowDim || i != *nest.rowDim))
+    if (i != nest.vectorDim && (!nest.rowDim || i != *nest.rowDim) &&
+        (!grouped() || i != *nest.outerRowDim))
       others.push_back(i);
   return others;
 }
@@ -156,7 +178,35 @@ void Generator::emitOtherLoops(Frame &frame) {
 
 void Generator::emitRows(Frame frame,
                          function_ref<void(Frame &, int64_t rows)> columns) {
-  int64_t rowExtent = nest.rowDim ? nest.extent(*nest.rowDim) : 1;
+  if (grouped()) {
+    // Blocks of `group` whole rows of the outer dimension, then one of the
+    // outer rows left.
+    int64_t extent = rowExtent(), group = schedule.rows / extent;
+    unsigned outerDim = *nest.outerRowDim;
+    Value outerIV = nest.parallel.getIVs()[outerDim];
+    int64_t outerLower = nest.lowerBounds[outerDim];
+    int64_t fullBlocks = nest.extent(outerDim) / group;
+    int64_t tailOuter = nest.extent(outerDim) % group;
+    frame.exprOf[nest.parallel.getIVs()[*nest.rowDim]] =
+        cst(nest.lowerBounds[*nest.rowDim]);
+    OpBuilder::InsertionGuard guard(b);
+    if (fullBlocks > 0) {
+      OpBuilder::InsertionGuard inner(b);
+      Frame rowFrame = frame;
+      auto loop = affine::AffineForOp::create(b, loc, 0, fullBlocks);
+      b.setInsertionPointToStart(loop.getBody());
+      rowFrame.exprOf[outerIV] =
+          rowFrame.addOperand(loop.getInductionVar(), ctx) * group + outerLower;
+      columns(rowFrame, schedule.rows);
+    }
+    if (tailOuter > 0) {
+      Frame rowFrame = frame;
+      rowFrame.exprOf[outerIV] = cst(outerLower + fullBlocks * group);
+      columns(rowFrame, tailOuter * extent);
+    }
+    return;
+  }
+  int64_t rowExtent = this->rowExtent();
   int64_t rowLower = nest.rowDim ? nest.lowerBounds[*nest.rowDim] : 0;
   int64_t rows = schedule.rows;
   int64_t fullBlocks = rowExtent / rows, tailRows = rowExtent % rows;
@@ -590,6 +640,19 @@ struct CpuTileContractionsPass
         parallel.emitError() << "plaidml-cpu-tile-contractions: cannot "
                                 "follow the plaidml.cpu.schedule here: "
                              << (nest ? "the schedule is malformed" : whyNot);
+        return signalPassFailure();
+      }
+      int64_t rowExtent = nest->rowDim ? nest->extent(*nest->rowDim) : 1;
+      if (schedule->rows > rowExtent &&
+          (!nest->outerRowDim || schedule->rows % rowExtent != 0)) {
+        parallel.emitError()
+            << "plaidml-cpu-tile-contractions: cannot follow the "
+               "plaidml.cpu.schedule here: "
+            << schedule->rows << " rows of a block exceed the row extent "
+            << rowExtent
+            << (nest->outerRowDim
+                    ? ", and are not whole rows of it"
+                    : ", and no outer row dimension can take them");
         return signalPassFailure();
       }
       Generator(*nest, *schedule).run();

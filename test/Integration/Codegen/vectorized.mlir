@@ -8,7 +8,7 @@
 // RUN: rm -rf %t && %python %S/compare_devices.py --plaidml-run plaidml-run \
 // RUN:   --program %s --work-dir %t matmul_bias_relu conv3x3 depthwise \
 // RUN:   conv1d_along_vectors max_pool batched_matmul half_inputs tall_skinny tail_vectors \
-// RUN:   | FileCheck %s
+// RUN:   conv_outer_rows batched_outer_rows | FileCheck %s
 // CHECK: PASS matmul_bias_relu
 // CHECK: PASS conv3x3
 // CHECK: PASS depthwise
@@ -18,6 +18,8 @@
 // CHECK: PASS half_inputs
 // CHECK: PASS tall_skinny
 // CHECK: PASS tail_vectors
+// CHECK: PASS conv_outer_rows
+// CHECK: PASS batched_outer_rows
 
 // 37 rows (two blocks of 14 and 9), 70 columns (4 vectors and 6 columns).
 func.func @matmul_bias_relu(%a: tensor<37x45xf32>, %b: tensor<45x70xf32>, %bias: tensor<70xf32>) -> tensor<37x70xf32> {
@@ -112,4 +114,30 @@ func.func @tail_vectors(%a: tensor<30x7xf32>, %b: tensor<7x80xf32>) -> tensor<30
          srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
        : tensor<f32>, tensor<30x7xf32>, tensor<7x80xf32> -> tensor<30x80xf32>
   return %c : tensor<30x80xf32>
+}
+
+// A 7x7 map: register blocks of two whole rows (14 x 2 vectors, three
+// blocks and one of the last row), with a residual epilogue read per row.
+func.func @conv_outer_rows(%i: tensor<1x9x9x40xf32>, %k: tensor<3x3x40x64xf32>, %r: tensor<1x7x7x64xf32>) -> tensor<1x7x7x64xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %o = tile.contract add, mul, %zero, %i, %k {idxs = ["n", "h", "w", "co", "kh", "kw", "ci"],
+         sink = affine_map<(n, h, w, co, kh, kw, ci) -> (n, h, w, co)>,
+         srcs = [affine_map<(n, h, w, co, kh, kw, ci) -> (n, h + kh, w + kw, ci)>,
+                 affine_map<(n, h, w, co, kh, kw, ci) -> (kh, kw, ci, co)>]}
+       : tensor<f32>, tensor<1x9x9x40xf32>, tensor<3x3x40x64xf32> -> tensor<1x7x7x64xf32>
+  %s = tile.add %o, %r : tensor<1x7x7x64xf32>, tensor<1x7x7x64xf32> -> tensor<1x7x7x64xf32>
+  %e = tile.relu %s : tensor<1x7x7x64xf32>
+  return %e : tensor<1x7x7x64xf32>
+}
+
+// Seven matrices of 4 rows times one matrix (a linear layer on a batch):
+// blocks of three whole matrices (the batch is the outer row dimension:
+// 12 x 2 vectors), the last one alone.
+func.func @batched_outer_rows(%a: tensor<7x4x11xf32>, %b: tensor<11x32xf32>) -> tensor<7x4x32xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %c = tile.contract add, mul, %zero, %a, %b {idxs = ["b", "m", "n", "k"],
+         sink = affine_map<(b, m, n, k) -> (b, m, n)>,
+         srcs = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<7x4x11xf32>, tensor<11x32xf32> -> tensor<7x4x32xf32>
+  return %c : tensor<7x4x32xf32>
 }

@@ -180,3 +180,73 @@ func.func @unscheduled(%a: memref<8x8xf32>, %b: memref<8x8xi32>, %c: memref<8x4x
   }
   return
 }
+
+// -----
+
+// A 7 x 7 map (ResNet-50's last stage): rows of 7 leave a block of 7 x 4;
+// two whole rows of the outer dimension make 14 x 2, which reads half as
+// many vectors of the packed filter per multiply-add (the same model cost:
+// the larger block and the fewer vectors are chosen). Not where something
+// is read per outer row but not per row (a per-h scale), where a window
+// slides with the row (a depthwise convolution), or where the rows are
+// already wide enough (14).
+// CHECK-LABEL: func.func @outer_rows
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 14, vectors = 2, panels_per_block = 2, pack = true, unroll_inner = false>
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 7,
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 7,
+// CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 14, vectors = 2,
+func.func @outer_rows(%i: memref<1x7x7x512xf32>, %w: memref<512x256xf32>, %o: memref<1x7x7x256xf32>,
+                      %hs: memref<7xf32>, %dw: memref<1x9x9x256xf32>, %k: memref<3x3x256xf32>,
+                      %i14: memref<1x14x14x512xf32>, %o14: memref<1x14x14x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule: 14 (2 outer rows of 7) x 2 vectors of 16, 2 panels per block, packed}}
+  affine.parallel (%n, %h, %x, %c) = (0, 0, 0, 0) to (1, 7, 7, 256) {
+    %r = affine.for %ci = 0 to 512 iter_args(%acc = %zero) -> (f32) {
+      %a = affine.load %i[%n, %h, %x, %ci] : memref<1x7x7x512xf32>
+      %b = affine.load %w[%ci, %c] : memref<512x256xf32>
+      %p = arith.mulf %a, %b : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %o[%n, %h, %x, %c] : memref<1x7x7x256xf32>
+  }
+  // expected-remark @+1 {{CPU schedule: 7 x 4 vectors of 16}}
+  affine.parallel (%n, %h, %x, %c) = (0, 0, 0, 0) to (1, 7, 7, 256) {
+    %r = affine.for %ci = 0 to 512 iter_args(%acc = %zero) -> (f32) {
+      %a = affine.load %i[%n, %h, %x, %ci] : memref<1x7x7x512xf32>
+      %b = affine.load %w[%ci, %c] : memref<512x256xf32>
+      %p = arith.mulf %a, %b : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    %scale = affine.load %hs[%h] : memref<7xf32>
+    %t = arith.mulf %r, %scale : f32
+    affine.store %t, %o[%n, %h, %x, %c] : memref<1x7x7x256xf32>
+  }
+  // expected-remark @+1 {{CPU schedule: 7 x 4 vectors of 16, 1 panels per block, packed, inner reduction loop unrolled}}
+  affine.parallel (%n, %h, %x, %c) = (0, 0, 0, 0) to (1, 7, 7, 256) {
+    %r = affine.for %kh = 0 to 3 iter_args(%acc = %zero) -> (f32) {
+      %r2 = affine.for %kw = 0 to 3 iter_args(%acc2 = %acc) -> (f32) {
+        %a = affine.load %dw[%n, %h + %kh, %x + %kw, %c] : memref<1x9x9x256xf32>
+        %b = affine.load %k[%kh, %kw, %c] : memref<3x3x256xf32>
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %acc2, %p : f32
+        affine.yield %s : f32
+      }
+      affine.yield %r2 : f32
+    }
+    affine.store %r, %o[%n, %h, %x, %c] : memref<1x7x7x256xf32>
+  }
+  // expected-remark @+1 {{CPU schedule: 14 x 2 vectors of 16, 2 panels per block, packed}}
+  affine.parallel (%n, %h, %x, %c) = (0, 0, 0, 0) to (1, 14, 14, 256) {
+    %r = affine.for %ci = 0 to 512 iter_args(%acc = %zero) -> (f32) {
+      %a = affine.load %i14[%n, %h, %x, %ci] : memref<1x14x14x512xf32>
+      %b = affine.load %w[%ci, %c] : memref<512x256xf32>
+      %p = arith.mulf %a, %b : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %o14[%n, %h, %x, %c] : memref<1x14x14x256xf32>
+  }
+  return
+}

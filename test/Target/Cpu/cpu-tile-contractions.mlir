@@ -97,3 +97,80 @@ func.func @window(%i: memref<1x18xf32>, %k: memref<3xf32>, %o: memref<1x16xf32>)
 }
 
 // A malformed schedule is a verifier error (test/Dialect/PlaidML/invalid.mlir).
+
+// -----
+
+// A block of rows = 6 on a row dimension of 3: two whole rows of the outer
+// dimension (h) per block. A 5 x 3 map: two blocks (h = 0, 2) in a loop,
+// then the last row (h = 4) as a block of 3; row i of a block reads and
+// writes (h + i / 3, i % 3).
+// CHECK-LABEL: func.func @outer_rows
+// CHECK: affine.for %[[B:.*]] = 0 to 2 {
+// CHECK: affine.load %{{.*}}[%[[B]] * 2, 0, %[[K:.*]]] : memref<5x3x4xf32>
+// CHECK-NEXT: affine.load %{{.*}}[%[[B]] * 2, 1, %[[K]]] : memref<5x3x4xf32>
+// CHECK-NEXT: affine.load %{{.*}}[%[[B]] * 2, 2, %[[K]]] : memref<5x3x4xf32>
+// CHECK-NEXT: affine.load %{{.*}}[%[[B]] * 2 + 1, 0, %[[K]]] : memref<5x3x4xf32>
+// CHECK-NEXT: affine.load %{{.*}}[%[[B]] * 2 + 1, 1, %[[K]]] : memref<5x3x4xf32>
+// CHECK-NEXT: affine.load %{{.*}}[%[[B]] * 2 + 1, 2, %[[K]]] : memref<5x3x4xf32>
+// CHECK: affine.vector_store %{{.*}}, %{{.*}}[%[[B]] * 2, 0, %{{.*}}] : memref<5x3x16xf32>, vector<16xf32>
+// CHECK: affine.vector_store %{{.*}}, %{{.*}}[%[[B]] * 2 + 1, 2, %{{.*}}] : memref<5x3x16xf32>, vector<16xf32>
+// CHECK: affine.load %{{.*}}[4, 0, %[[K2:.*]]] : memref<5x3x4xf32>
+// CHECK-NEXT: affine.load %{{.*}}[4, 1, %[[K2]]] : memref<5x3x4xf32>
+// CHECK-NEXT: affine.load %{{.*}}[4, 2, %[[K2]]] : memref<5x3x4xf32>
+// CHECK-NOT: memref<5x3x4xf32>
+// CHECK: affine.vector_store %{{.*}}, %{{.*}}[4, 2, %{{.*}}] : memref<5x3x16xf32>, vector<16xf32>
+func.func @outer_rows(%a: memref<5x3x4xf32>, %b: memref<4x16xf32>, %c: memref<5x3x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 3, 16) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x3x4xf32>
+      %y = affine.load %b[%k, %n] : memref<4x16xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x3x16xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 6, vectors = 1,
+                             panels_per_block = 1, pack = false, unroll_inner = false>}
+  return
+}
+
+// -----
+
+// More rows than the row dimension has that are not whole rows of it, or
+// with no outer dimension that can take them, are errors.
+func.func @partial_outer_rows(%a: memref<5x3x4xf32>, %b: memref<4x16xf32>, %c: memref<5x3x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{5 rows of a block exceed the row extent 3, and are not whole rows of it}}
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 3, 16) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x3x4xf32>
+      %y = affine.load %b[%k, %n] : memref<4x16xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x3x16xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 5, vectors = 1,
+                             panels_per_block = 1, pack = false, unroll_inner = false>}
+  return
+}
+
+// -----
+
+func.func @no_outer_rows(%a: memref<5x3x4xf32>, %b: memref<5x4x16xf32>, %c: memref<5x3x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{6 rows of a block exceed the row extent 3, and no outer row dimension can take them}}
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 3, 16) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x3x4xf32>
+      %y = affine.load %b[%h, %k, %n] : memref<5x4x16xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x3x16xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 6, vectors = 1,
+                             panels_per_block = 1, pack = false, unroll_inner = false>}
+  return
+}
