@@ -10,8 +10,11 @@
 # times each model with plaidbench (cpu) and with onnxruntime (the pip
 # package of the project's .venv) at 1 and 2 threads, and prints a markdown
 # table of median latencies, their ratios and plaidbench's compile times
-# (cold, and from the cache). Run it with the project's virtual environment
-# (.venv/bin/python3; it has onnx and onnxruntime).
+# (cold, and from the cache). `--rounds N` alternates onnxruntime and
+# plaidbench N times per model and thread count and reports the medians of
+# the rounds and the median of the per-round ratios: on a shared, noisy
+# host one sequential pair decides nothing. Run it with the project's
+# virtual environment (.venv/bin/python3; it has onnx and onnxruntime).
 #
 # ===----------------------------------------------------------------------===#
 import argparse
@@ -65,7 +68,12 @@ def main():
     ap.add_argument("--examples", type=int, default=30,
                     help="timed runs per model and thread count")
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="alternate onnxruntime and PlaidML this many times; "
+                    "the ratio is the median of the rounds' ratios")
     args = ap.parse_args()
+    if args.rounds < 1:
+        sys.exit("run.py: --rounds must be at least 1")
 
     tools = os.path.join(args.build, "bin")
     plaidbench = os.path.join(tools, "plaidbench")
@@ -92,15 +100,21 @@ def main():
         failed |= not ok
         row = {"model": name, "check": "ok" if ok else "FAIL", "t": {}}
         for t in threads:
-            ort_ms = time_onnxruntime(path, inputs, t, args.examples,
-                                      args.warmup)
-            bench = run_plaidbench(plaidbench, path, t, args.examples,
-                                   args.warmup, results)
-            row["t"][t] = (bench["latency_ms"]["median"], ort_ms)
-            row["compile"] = bench["compile_ms"]
-            print("%s, %d thread(s): plaidml %.2f ms, onnxruntime %.2f ms" % (
-                name, t, bench["latency_ms"]["median"], ort_ms),
-                file=sys.stderr)
+            pml, ort, ratios = [], [], []
+            for _ in range(args.rounds):
+                ort_ms = time_onnxruntime(path, inputs, t, args.examples,
+                                          args.warmup)
+                bench = run_plaidbench(plaidbench, path, t, args.examples,
+                                       args.warmup, results)
+                pml.append(bench["latency_ms"]["median"])
+                ort.append(ort_ms)
+                ratios.append(pml[-1] / ort_ms)
+                if "compile" not in row:
+                    row["compile"] = bench["compile_ms"]
+                print("%s, %d thread(s): plaidml %.2f ms, onnxruntime %.2f ms"
+                      % (name, t, pml[-1], ort_ms), file=sys.stderr)
+            row["t"][t] = (statistics.median(pml), statistics.median(ort),
+                           statistics.median(ratios))
         rows.append(row)
 
     head = "| model |"
@@ -114,16 +128,19 @@ def main():
         rule += "---:|"
     head += " compile cold (ms) | compile cached (ms) | vs onnxruntime |"
     rule += "---:|---:|:---:|"
+    rounds = ("" if args.rounds == 1 else
+              "; %d alternating rounds: medians of the rounds, ratio = "
+              "median of the rounds' ratios" % args.rounds)
     lines = ["Measured %s UTC on %s; median of %d runs after %d warm-up runs, "
-             "batch 1; ratio = PlaidML / onnxruntime." % (
+             "batch 1; ratio = PlaidML / onnxruntime%s." % (
                  datetime.datetime.now(datetime.timezone.utc).strftime(
                      "%Y-%m-%d %H:%M"), os.uname().nodename, args.examples,
-                 args.warmup), "", head, rule]
+                 args.warmup, rounds), "", head, rule]
     for r in rows:
         line = "| %s |" % r["model"]
         for t in threads:
-            p, o = r["t"][t]
-            line += " %.2f | %.2f | %.2f |" % (p, o, p / o)
+            p, o, ratio = r["t"][t]
+            line += " %.2f | %.2f | %.2f |" % (p, o, ratio)
         if len(threads) > 1:
             line += " %.2fx |" % (r["t"][threads[0]][0] /
                                   r["t"][threads[-1]][0])

@@ -178,55 +178,42 @@ void Generator::emitOtherLoops(Frame &frame) {
 
 void Generator::emitRows(Frame frame,
                          function_ref<void(Frame &, int64_t rows)> columns) {
+  // The blocks step along the row dimension, `rows` rows at a time, or,
+  // for blocks of whole rows, along the outer row dimension, `rows /
+  // extent` outer rows at a time; then one block of what is left.
+  Value iv;
+  int64_t lower = 0, extent = 1, step = schedule.rows, unit = 1;
   if (grouped()) {
-    // Blocks of `group` whole rows of the outer dimension, then one of the
-    // outer rows left.
-    int64_t extent = rowExtent(), group = schedule.rows / extent;
-    unsigned outerDim = *nest.outerRowDim;
-    Value outerIV = nest.parallel.getIVs()[outerDim];
-    int64_t outerLower = nest.lowerBounds[outerDim];
-    int64_t fullBlocks = nest.extent(outerDim) / group;
-    int64_t tailOuter = nest.extent(outerDim) % group;
+    unit = rowExtent();
+    step = schedule.rows / unit;
     frame.exprOf[nest.parallel.getIVs()[*nest.rowDim]] =
         cst(nest.lowerBounds[*nest.rowDim]);
-    OpBuilder::InsertionGuard guard(b);
-    if (fullBlocks > 0) {
-      OpBuilder::InsertionGuard inner(b);
-      Frame rowFrame = frame;
-      auto loop = affine::AffineForOp::create(b, loc, 0, fullBlocks);
-      b.setInsertionPointToStart(loop.getBody());
-      rowFrame.exprOf[outerIV] =
-          rowFrame.addOperand(loop.getInductionVar(), ctx) * group + outerLower;
-      columns(rowFrame, schedule.rows);
-    }
-    if (tailOuter > 0) {
-      Frame rowFrame = frame;
-      rowFrame.exprOf[outerIV] = cst(outerLower + fullBlocks * group);
-      columns(rowFrame, tailOuter * extent);
-    }
-    return;
+    unsigned outerDim = *nest.outerRowDim;
+    iv = nest.parallel.getIVs()[outerDim];
+    lower = nest.lowerBounds[outerDim];
+    extent = nest.extent(outerDim);
+  } else if (nest.rowDim) {
+    iv = nest.parallel.getIVs()[*nest.rowDim];
+    lower = nest.lowerBounds[*nest.rowDim];
+    extent = nest.extent(*nest.rowDim);
   }
-  int64_t rowExtent = this->rowExtent();
-  int64_t rowLower = nest.rowDim ? nest.lowerBounds[*nest.rowDim] : 0;
-  int64_t rows = schedule.rows;
-  int64_t fullBlocks = rowExtent / rows, tailRows = rowExtent % rows;
+  int64_t fullBlocks = extent / step, tail = extent % step;
   OpBuilder::InsertionGuard guard(b);
   if (fullBlocks > 0) {
     OpBuilder::InsertionGuard inner(b);
     Frame rowFrame = frame;
     auto loop = affine::AffineForOp::create(b, loc, 0, fullBlocks);
     b.setInsertionPointToStart(loop.getBody());
-    if (nest.rowDim)
-      rowFrame.exprOf[nest.parallel.getIVs()[*nest.rowDim]] =
-          rowFrame.addOperand(loop.getInductionVar(), ctx) * rows + rowLower;
-    columns(rowFrame, rows);
+    if (iv)
+      rowFrame.exprOf[iv] =
+          rowFrame.addOperand(loop.getInductionVar(), ctx) * step + lower;
+    columns(rowFrame, step * unit);
   }
-  if (tailRows > 0) {
+  if (tail > 0) {
     Frame rowFrame = frame;
-    if (nest.rowDim)
-      rowFrame.exprOf[nest.parallel.getIVs()[*nest.rowDim]] =
-          cst(rowLower + fullBlocks * rows);
-    columns(rowFrame, tailRows);
+    if (iv)
+      rowFrame.exprOf[iv] = cst(lower + fullBlocks * step);
+    columns(rowFrame, tail * unit);
   }
 }
 

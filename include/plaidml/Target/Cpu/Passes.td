@@ -99,7 +99,15 @@ def CpuConfigurePass
     broadcasts (two per cycle) over the whole iteration space, remainder
     blocks included, and takes the cheapest block that fits the register
     file (28 accumulators with AVX-512's 32 registers, 12 with AVX2's 16).
-    Column panels are grouped into cache blocks whose packable operand data
+    Where the row dimension is narrower than a block could be (a 7 x 7
+    map), `rows` may be a multiple of its extent: the block then spans
+    `rows / extent` whole rows of the outer dimension (the store's
+    coordinate before the row's; `14` on a 7-wide row is two rows of 7),
+    compared with the row-at-a-time blocks over all the outer rows, among
+    equal costs the larger block with fewer vectors (half the packed-data
+    vector loads per FMA). Only where nothing in the nest reads the outer
+    index without the row index, and no operand is read per row and vector
+    (a window that slides with the row). Column panels are grouped into cache blocks whose packable operand data
     (read along the vector dimension and the reduction only, like a matmul's
     right-hand side or a convolution's filter) stays within 1 MiB, and that
     data is packed into a contiguous buffer per block when several row
@@ -157,7 +165,10 @@ def CpuTileContractionsPass
     ```
 
     followed by the same code for the remainder rows (a smaller register
-    block), the remainder vectors, and a copy of the original nest for the
+    block; with blocks of whole outer rows, the loop runs over groups of
+    outer rows and row i of a block is row i % extent of outer row
+    i / extent, the remainder being the outer rows left), the remainder
+    vectors, and a copy of the original nest for the
     columns that do not fill a vector. The multiply-add of an `add, mul`
     reduction becomes one fused `vector.fma` (one rounding instead of two,
     as in BLAS). The nest's values stay in registers: no temporary buffer
