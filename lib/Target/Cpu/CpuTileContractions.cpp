@@ -105,6 +105,11 @@ private:
   /// outermost.
   affine::AffineForOp emitCopy(Frame frame, affine::AffineLoadOp load,
                                Value buffer, AffineExpr first, AffineMap count);
+  /// Whether the cache blocks copy `load`'s data into packed panels.
+  bool isPacked(affine::AffineLoadOp load) const;
+  /// Whether some load is packed per cache block (at run time, inside the
+  /// block loop) rather than once for the whole function.
+  bool packsPerBlock() const;
   /// The parallel indices other than the row and vector ones (positions).
   SmallVector<unsigned> getOtherDims() const;
   /// Nested affine.for loops over the parallel indices other than the row
@@ -157,6 +162,23 @@ AffineMap Generator::rewriteMap(const Frame &frame, AffineMap map,
   return simplifyAffineMap(result);
 }
 
+bool Generator::isPacked(affine::AffineLoadOp load) const {
+  // Only when every reduction index addresses the data, so the copy is no
+  // larger than the data a block reads.
+  return schedule.pack && isPackable(nest, load) &&
+         llvm::all_of(nest.loops, [&](affine::AffineForOp loop) {
+           return llvm::is_contained(getUsedIndices(load),
+                                     loop.getInductionVar());
+         });
+}
+
+bool Generator::packsPerBlock() const {
+  return llvm::any_of(nest.body, [&](Operation *op) {
+    auto load = dyn_cast<affine::AffineLoadOp>(op);
+    return load && isPacked(load) && !readsParameter(load);
+  });
+}
+
 SmallVector<unsigned> Generator::getOtherDims() const {
   SmallVector<unsigned> others;
   for (unsigned i = 0, e = nest.lowerBounds.size(); i < e; ++i)
@@ -167,13 +189,21 @@ SmallVector<unsigned> Generator::getOtherDims() const {
 }
 
 void Generator::emitOtherLoops(Frame &frame) {
-  for (unsigned i : getOtherDims()) {
-    Value iv = nest.parallel.getIVs()[i];
-    auto loop = affine::AffineForOp::create(b, loc, nest.lowerBounds[i],
-                                            nest.upperBounds[i]);
-    frame.exprOf[iv] = frame.addOperand(loop.getInductionVar(), ctx);
-    b.setInsertionPointToStart(loop.getBody());
+  SmallVector<unsigned> others = getOtherDims();
+  if (others.empty())
+    return;
+  SmallVector<AffineMap> lbMaps, ubMaps;
+  for (unsigned i : others) {
+    lbMaps.push_back(AffineMap::getConstantMap(nest.lowerBounds[i], ctx));
+    ubMaps.push_back(AffineMap::getConstantMap(nest.upperBounds[i], ctx));
   }
+  auto loop = affine::AffineParallelOp::create(
+      b, loc, TypeRange{}, ArrayRef<arith::AtomicRMWKind>{}, lbMaps,
+      ValueRange{}, ubMaps, ValueRange{},
+      SmallVector<int64_t>(others.size(), 1));
+  for (auto [i, iv] : llvm::zip_equal(others, loop.getIVs()))
+    frame.exprOf[nest.parallel.getIVs()[i]] = frame.addOperand(iv, ctx);
+  b.setInsertionPointToStart(loop.getBody());
 }
 
 void Generator::emitRows(Frame frame,
@@ -265,14 +295,7 @@ Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
   int64_t perBlock = schedule.panelsPerBlock;
   for (Operation *op : nest.body) {
     auto load = dyn_cast<affine::AffineLoadOp>(op);
-    if (!load || !isPackable(nest, load))
-      continue;
-    // Only when every reduction index addresses the data, so the copy is
-    // no larger than the data a block reads.
-    bool usesAll = llvm::all_of(nest.loops, [&](affine::AffineForOp loop) {
-      return llvm::is_contained(getUsedIndices(load), loop.getInductionVar());
-    });
-    if (!usesAll)
+    if (!load || !isPacked(load))
       continue;
     bool whole = readsParameter(load);
     SmallVector<int64_t> shape{whole ? panels : perBlock};
@@ -530,14 +553,16 @@ void Generator::run() {
   if (panels > 0) {
     int64_t perBlock = schedule.panelsPerBlock;
     int64_t blocks = llvm::divideCeil(panels, perBlock);
-    // With a single block, the other parallel indices (a convolution's
-    // output rows) join the parallel loop, so that threads share them;
-    // each of their points then packs its own copy.
+    // The other parallel indices (a convolution's output rows) join the
+    // parallel loop, so that threads share them, and not only the blocks
+    // (3 blocks on 2 threads would keep one thread idle a third of the
+    // time), unless some data is packed per block: then only with a single
+    // block, each of their points packing its own copy.
     SmallVector<unsigned> others = getOtherDims();
     int64_t otherPoints = 1;
     for (unsigned i : others)
       otherPoints *= nest.extent(i);
-    bool spread = blocks == 1 && otherPoints > 1;
+    bool spread = otherPoints > 1 && (blocks == 1 || !packsPerBlock());
     SmallVector<AffineMap> lbMaps{AffineMap::getConstantMap(0, ctx)};
     SmallVector<AffineMap> ubMaps{AffineMap::getConstantMap(blocks, ctx)};
     if (spread) {

@@ -1,26 +1,32 @@
 // Parameters (plaidml.param) packed once by the entry's preparation
 // (docs/ABI.md section 2, plaidml-cpu-split-prepare): a matmul whose
 // right-hand side spans three cache blocks, a 3x3 and a 1x1 convolution
-// (one cache block, spread over the output rows), a depthwise convolution
-// and a parameter read by two contractions. Each entry runs on the CPU
+// (one cache block, spread over the output rows), a depthwise convolution,
+// a parameter read by two contractions and a 3x3 convolution to 200
+// channels (several cache blocks, their loop joined by the output rows',
+// remainder vectors and columns). Each entry runs on the CPU
 // three times on one invocation (the preparation runs once) and is checked
 // against the reference interpreter on the same random inputs; then with
 // two threads.
 //
 // RUN: rm -rf %t && %python %S/compare_devices.py --plaidml-run plaidml-run \
 // RUN:   --program %s --work-dir %t --extra=--repeat --extra=3 \
-// RUN:   matmul conv3x3 conv1x1 depthwise shared | FileCheck %s
+// RUN:   matmul conv3x3 conv1x1 depthwise shared conv_blocks | FileCheck %s
 // RUN: rm -rf %t && %python %S/compare_devices.py --plaidml-run plaidml-run \
 // RUN:   --program %s --work-dir %t --extra=--threads --extra=2 \
-// RUN:   --extra=--repeat --extra=2 matmul conv1x1 shared | FileCheck %s --check-prefix=THREADS
+// RUN:   --extra=--repeat --extra=2 matmul conv3x3 conv1x1 shared conv_blocks \
+// RUN:   | FileCheck %s --check-prefix=THREADS
 // CHECK: PASS matmul
 // CHECK: PASS conv3x3
 // CHECK: PASS conv1x1
 // CHECK: PASS depthwise
 // CHECK: PASS shared
+// CHECK: PASS conv_blocks
 // THREADS: PASS matmul
+// THREADS: PASS conv3x3
 // THREADS: PASS conv1x1
 // THREADS: PASS shared
+// THREADS: PASS conv_blocks
 //
 // Every entry has a preparation that reads its parameters only.
 // RUN: plaidml-opt %s -plaidml-cpu-pipeline="cpu=x86-64 features=+avx2,+fma" \
@@ -91,4 +97,18 @@ func.func @shared(%x: tensor<20x64xf32>, %y: tensor<30x64xf32>, %w: tensor<64x48
          srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
        : tensor<f32>, tensor<30x64xf32>, tensor<64x48xf32> -> tensor<30x48xf32>
   return %p, %q : tensor<20x48xf32>, tensor<30x48xf32>
+}
+
+// 3x3, 16 -> 200 channels over a 7 x 9 map: several cache blocks of
+// panels, whose parallel loop the 7 output rows join (the packed filter is
+// a parameter, so no block packs at run time), then the remainder vectors
+// and the columns that do not fill a vector (200 = 12 x 16 + 8).
+func.func @conv_blocks(%i: tensor<1x9x11x16xf32>, %k: tensor<3x3x16x200xf32> {plaidml.param}) -> tensor<1x7x9x200xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %o = tile.contract add, mul, %zero, %i, %k {idxs = ["n", "h", "w", "co", "kh", "kw", "ci"],
+         sink = affine_map<(n, h, w, co, kh, kw, ci) -> (n, h, w, co)>,
+         srcs = [affine_map<(n, h, w, co, kh, kw, ci) -> (n, h + kh, w + kw, ci)>,
+                 affine_map<(n, h, w, co, kh, kw, ci) -> (kh, kw, ci, co)>]}
+       : tensor<f32>, tensor<1x9x11x16xf32>, tensor<3x3x16x200xf32> -> tensor<1x7x9x200xf32>
+  return %o : tensor<1x7x9x200xf32>
 }

@@ -172,3 +172,57 @@ func.func @parallel_reduction(%a: memref<512x512xf32>, %o: memref<f32>) {
   affine.store %r, %o[] : memref<f32>
   return
 }
+
+// -----
+
+// Iterations that two threads cannot split evenly: 9 cache blocks (5 and 4
+// per thread) are enough iterations, but with the 56 rows of each block
+// they split evenly (9 x 56 = 504), so two dimensions stay parallel; the
+// innermost stays a loop. 8 blocks split evenly by themselves.
+
+// TWO-LABEL: func.func @uneven
+// TWO: affine.parallel (%[[B:.*]], %[[H:.*]]) = (0, 0) to (9, 56) {
+// TWO-NEXT: affine.for %[[W:.*]] = 0 to 64 {
+// TWO-LABEL: func.func @even
+// TWO: affine.parallel (%[[B:.*]]) = (0) to (8) {
+// TWO-NEXT: affine.for %{{.*}} = 0 to 56 {
+// TWO-NEXT: affine.for %{{.*}} = 0 to 64 {
+
+// ONE-LABEL: func.func @uneven
+// ONE-NOT: affine.parallel
+// ONE: affine.for %{{.*}} = 0 to 9 {
+// ONE-NEXT: affine.for %{{.*}} = 0 to 56 {
+// ONE-NEXT: affine.for %{{.*}} = 0 to 64 {
+func.func @uneven(%a: memref<9x56x64xf32>, %o: memref<9x56x64xf32>) {
+  affine.parallel (%b, %h, %w) = (0, 0, 0) to (9, 56, 64) {
+    %v = affine.load %a[%b, %h, %w] : memref<9x56x64xf32>
+    %x = arith.addf %v, %v : f32
+    affine.store %x, %o[%b, %h, %w] : memref<9x56x64xf32>
+  }
+  return
+}
+func.func @even(%a: memref<8x56x64xf32>, %o: memref<8x56x64xf32>) {
+  affine.parallel (%b, %h, %w) = (0, 0, 0) to (8, 56, 64) {
+    %v = affine.load %a[%b, %h, %w] : memref<8x56x64xf32>
+    %x = arith.addf %v, %v : f32
+    affine.store %x, %o[%b, %h, %w] : memref<8x56x64xf32>
+  }
+  return
+}
+
+// -----
+
+// No outer dimension short of the innermost splits 7 x 7 evenly: the
+// evenest of them (7 x 7 = 49: 25 and 24) rather than 7 (4 and 3).
+
+// TWO-LABEL: func.func @odd
+// TWO: affine.parallel (%{{.*}}, %{{.*}}) = (0, 0) to (7, 7) {
+// TWO-NEXT: affine.for %{{.*}} = 0 to 320 {
+func.func @odd(%a: memref<7x7x320xf32>, %o: memref<7x7x320xf32>) {
+  affine.parallel (%h, %w, %c) = (0, 0, 0) to (7, 7, 320) {
+    %v = affine.load %a[%h, %w, %c] : memref<7x7x320xf32>
+    %x = arith.addf %v, %v : f32
+    affine.store %x, %o[%h, %w, %c] : memref<7x7x320xf32>
+  }
+  return
+}

@@ -174,3 +174,85 @@ func.func @no_outer_rows(%a: memref<5x3x4xf32>, %b: memref<5x4x16xf32>, %c: memr
                              panels_per_block = 1, pack = false, unroll_inner = false>}
   return
 }
+
+// -----
+
+// Cache blocks and the other parallel indices (h, the rows of a map; w is
+// the row dimension of the register blocks). Where nothing is packed per
+// block (no packing, or a parameter packed once for the function), h joins
+// the parallel loop beside the blocks, so that threads share rows and not
+// only 2 (or 3, or 5) blocks; where a block packs its own panels, the loop
+// stays over the blocks and h is a nested parallel loop after the packing
+// (plaidml-cpu-parallelize makes it sequential when the blocks run on
+// threads).
+
+// 80 columns, 2 vectors per panel: 2 blocks of one panel, then a
+// remainder vector (columns 64..79) whose loop over h is parallel too.
+// CHECK-LABEL: func.func @blocks_unpacked
+// CHECK: affine.parallel (%[[BLK:.*]], %[[H:.*]]) = (0, 0) to (2, 5) {
+// CHECK-NOT: memref.alloc
+// CHECK: affine.vector_store %{{.*}}, %{{.*}}[%[[H]], %{{.*}} * 3, %[[BLK]] * 32 + %{{.*}} * 32] : memref<5x3x80xf32>, vector<16xf32>
+// CHECK: affine.parallel (%[[H2:.*]]) = (0) to (5) {
+// CHECK: affine.vector_store %{{.*}}, %{{.*}}[%[[H2]], %{{.*}} * 3, 64] : memref<5x3x80xf32>, vector<16xf32>
+func.func @blocks_unpacked(%a: memref<5x3x4xf32>, %b: memref<4x80xf32>, %c: memref<5x3x80xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 3, 80) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x3x4xf32>
+      %y = affine.load %b[%k, %n] : memref<4x80xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x3x80xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 3, vectors = 2,
+                             panels_per_block = 1, pack = false, unroll_inner = false>}
+  return
+}
+
+// 64 columns, one vector per panel, 2 panels per block: 2 blocks.
+// CHECK-LABEL: func.func @blocks_packed_per_block
+// CHECK: affine.parallel (%[[BLK:.*]]) = (0) to (2) {
+// CHECK-NEXT: %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x4x16xf32>
+// CHECK: affine.parallel (%[[H:.*]]) = (0) to (5) {
+// CHECK: affine.vector_load %[[PACK]]
+// CHECK: affine.vector_store %{{.*}}, %{{.*}}[%[[H]], %{{.*}} * 3, %[[BLK]] * 32 + %{{.*}} * 16] : memref<5x3x64xf32>, vector<16xf32>
+// CHECK: memref.dealloc %[[PACK]]
+func.func @blocks_packed_per_block(%a: memref<5x3x4xf32>, %b: memref<4x64xf32>, %c: memref<5x3x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 3, 64) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x3x4xf32>
+      %y = affine.load %b[%k, %n] : memref<4x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x3x64xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 3, vectors = 1,
+                             panels_per_block = 2, pack = true, unroll_inner = false>}
+  return
+}
+
+// CHECK-LABEL: func.func @blocks_packed_param
+// CHECK: %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64, plaidml.cpu.prepared} : memref<4x4x16xf32>
+// CHECK: affine.parallel (%[[BLK:.*]], %[[H:.*]]) = (0, 0) to (2, 5) {
+// CHECK-NOT: memref.alloc
+// CHECK: affine.vector_load %[[PACK]]
+// CHECK: affine.vector_store %{{.*}}, %{{.*}}[%[[H]], %{{.*}} * 3, %[[BLK]] * 32 + %{{.*}} * 16] : memref<5x3x64xf32>, vector<16xf32>
+func.func @blocks_packed_param(%a: memref<5x3x4xf32>, %b: memref<4x64xf32> {plaidml.param}, %c: memref<5x3x64xf32>)
+    attributes {plaidml.entry} {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 3, 64) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x3x4xf32>
+      %y = affine.load %b[%k, %n] : memref<4x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x3x64xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 3, vectors = 1,
+                             panels_per_block = 2, pack = true, unroll_inner = false>}
+  return
+}

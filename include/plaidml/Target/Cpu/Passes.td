@@ -146,9 +146,10 @@ def CpuTileContractionsPass
 
     ```
     affine.parallel (%block) over cache blocks of column panels
-        (with a single block: and over the other parallel indices) {
+        (and over the other parallel indices, unless the blocks pack
+        their operands at run time and there are several) {
       [copy the packable operands of the block into a contiguous buffer]
-      affine.for over the other parallel indices {
+      affine.parallel over the other parallel indices {
         affine.for %row over row blocks of `rows` rows {
           affine.for %col over the block's panels of `vectors` vectors {
             rows x vectors accumulators, from the prologue (the init)
@@ -226,8 +227,13 @@ def CpuParallelizePass
     threads.
 
     Of a loop that stays parallel, only as many outer dimensions stay as
-    give every thread 4 iterations or more; the others become `affine.for`
-    loops inside it (a loop with reductions stays whole):
+    give every thread 4 iterations or more, and then, where the iterations
+    do not split evenly among the threads (more than 5% of one thread's
+    share idle), as many more outer dimensions (never the innermost) as
+    split them evenly, or else the evenest of them: 9 cache blocks on 2
+    threads leave one thread idle for a ninth of the loop, 9 blocks x 56
+    rows do not. The others become `affine.for` loops inside it (a loop
+    with reductions stays whole):
 
     ```mlir
     affine.parallel (%i, %j) = (0, 0) to (4096, 4096) { ... }
