@@ -87,8 +87,15 @@ LoadCounts countLoads(const ContractionNest &nest) {
   return counts;
 }
 
+/// Cycles from an FMA to the next FMA that adds to its result (4 on the
+/// x86 cores of the last decade, 4 or so on Arm's).
+constexpr double kFmaLatency = 4;
+
 /// Cycles of one reduction step of a rows x vectors block: two FMAs and
-/// two loads (or broadcasts) per cycle.
+/// two loads (or broadcasts) per cycle, and at least one FMA latency, since
+/// each accumulator's FMAs depend on each other: a block of fewer than 8
+/// accumulators leaves the FMA units idle part of the time (a 2 x 2
+/// remainder block costs as much as a 4 x 2 one).
 double stepCost(const LoadCounts &loads, int64_t rows, int64_t vectors) {
   if (rows == 0 || vectors == 0)
     return 0;
@@ -102,7 +109,7 @@ double stepCost(const LoadCounts &loads, int64_t rows, int64_t vectors) {
   double memory = loads.vec * vectors + loads.row * rows +
                   (loads.both - loads.sliding) * rows * vectors + sliding +
                   loads.neither;
-  return std::max(fmas, memory) / 2;
+  return std::max(std::max(fmas, memory) / 2, kFmaLatency);
 }
 
 /// Reduction-step cycles of the whole iteration space with blocks of
@@ -249,11 +256,17 @@ struct CpuConfigurePass
     std::optional<double> bestCost;
     for (int64_t vectors = minVectors;
          vectors <= std::min<int64_t>(4, fullVectors); ++vectors) {
-      int64_t maxRows = std::min(rowExtent, accumulators / vectors);
+      // Registers for the accumulators, the vectors of one step's
+      // operand, and (without AVX-512's broadcast operands) the
+      // broadcast scalar.
+      int64_t usable =
+          std::min<int64_t>(accumulators, (bits >= 512 ? 32 : 16) - vectors -
+                                              (bits >= 512 ? 0 : 1));
+      int64_t maxRows = std::min(rowExtent, usable / vectors);
       if (outerExtent > 1)
-        maxRows = std::max(
-            maxRows, std::min(outerExtent, accumulators / vectors / rowExtent) *
-                         rowExtent);
+        maxRows = std::max(maxRows,
+                           std::min(outerExtent, usable / vectors / rowExtent) *
+                               rowExtent);
       for (int64_t rows = 1; rows <= maxRows; ++rows) {
         bool group = rows > rowExtent;
         if (group && rows % rowExtent != 0)

@@ -250,3 +250,52 @@ func.func @outer_rows(%i: memref<1x7x7x512xf32>, %w: memref<512x256xf32>, %o: me
   }
   return
 }
+
+// -----
+
+// A 1x1 convolution on a 7 x 7 map to 16 channels. With AVX2 (16
+// registers, 8 lanes: 2 vectors), each accumulator's FMAs wait for the one
+// before (about 4 cycles), so a block of fewer than 8 accumulators leaves
+// the FMA units idle: rows of 7 as 4 + 3 rows x 2 vectors (8 and 6
+// accumulators) rather than 5 + 2 (10 and 4, the remainder at half
+// speed). With AVX-512, one vector: blocks of whole rows (14 = 2 x 7).
+// CHECK-LABEL: func.func @short_rows
+// AVX2-LABEL: func.func @short_rows
+// AVX2: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 4, vectors = 2,
+func.func @short_rows(%i: memref<1x7x7x64xf32>, %k: memref<64x16xf32>, %o: memref<1x7x7x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule:}}
+  affine.parallel (%n, %h, %w, %c) = (0, 0, 0, 0) to (1, 7, 7, 16) {
+    %r = affine.for %ci = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %i[%n, %h, %w, %ci] : memref<1x7x7x64xf32>
+      %y = affine.load %k[%ci, %c] : memref<64x16xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %o[%n, %h, %w, %c] : memref<1x7x7x16xf32>
+  }
+  return
+}
+
+// -----
+
+// With AVX2, 4 vectors of operand and a broadcast leave 11 of the 16
+// registers: 2 rows x 4 vectors at most (3 x 4 would be 17 registers).
+// AVX2-LABEL: func.func @wide_columns
+// AVX2: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 2, vectors = 4,
+func.func @wide_columns(%a: memref<3x256xf32>, %b: memref<256x32xf32>, %c: memref<3x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule:}}
+  affine.parallel (%m, %n) = (0, 0) to (3, 32) {
+    %r = affine.for %k = 0 to 256 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<3x256xf32>
+      %y = affine.load %b[%k, %n] : memref<256x32xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<3x32xf32>
+  }
+  return
+}

@@ -96,9 +96,13 @@ def CpuConfigurePass
     `rows` x `vectors` vectors of `lanes` elements (accumulators kept in
     registers for the whole reduction); the cost model counts, per
     reduction step, the FMAs (two per cycle) against the loads and
-    broadcasts (two per cycle) over the whole iteration space, remainder
-    blocks included, and takes the cheapest block that fits the register
-    file (28 accumulators with AVX-512's 32 registers, 12 with AVX2's 16).
+    broadcasts (two per cycle), and at least one FMA latency (4 cycles: an
+    accumulator's FMAs depend on each other, so a block of fewer than 8
+    accumulators, such as a 2 x 2 remainder, leaves the FMA units idle),
+    over the whole iteration space, remainder blocks included, and takes
+    the cheapest block that fits the register file (28 accumulators with
+    AVX-512's 32 registers; with AVX2's 16, 12 and no more than leave a
+    register for each vector of the step's operand and the broadcast).
     Where the row dimension is narrower than a block could be (a 7 x 7
     map), `rows` may be a multiple of its extent: the block then spans
     `rows / extent` whole rows of the outer dimension (the store's
