@@ -118,9 +118,10 @@ mlir::plaidml::getResolvedOptionsString(const CompileOptions &options) {
     return target.takeError();
   std::string resolved =
       llvm::formatv("cpu={0} features={1} opt-level={2} threads={3} "
-                    "triple={4} codegen-parts={5}",
+                    "triple={4} codegen-parts={5} cache-block-bytes={6}",
                     target->cpu, target->features, options.optLevel,
-                    options.threads, target->triple, options.codegenParts)
+                    options.threads, target->triple, options.codegenParts,
+                    getCacheBlockBytes(*target))
           .str();
   // Kernels depend on what the device offers.
   if (getVulkanIndex(options.device))
@@ -276,6 +277,7 @@ static void buildPipeline(OpPassManager &pm, ModuleOp module,
   pipelineOptions.cpu = target.cpu;
   pipelineOptions.triple = target.triple;
   pipelineOptions.features = target.features;
+  pipelineOptions.cacheBlockBytes = getCacheBlockBytes(target);
   if (tileForm)
     buildCpuPipeline(pm, pipelineOptions);
   else

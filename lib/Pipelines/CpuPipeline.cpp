@@ -33,6 +33,9 @@ mlir::plaidml::validateCpuPipelineOptions(const CpuPipelineOptions &options) {
            std::to_string(options.optLevel);
   if (options.threads < 1)
     return "threads must be at least 1";
+  if (options.cacheBlockBytes < 1)
+    return "cache-block-bytes must be at least 1, not " +
+           std::to_string(options.cacheBlockBytes);
   return "";
 }
 
@@ -54,7 +57,9 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   // No work on tensors without elements, which the LLVM lowering refuses.
   funcPm.addPass(createEraseZeroSizeBuffersPass());
   funcPm.addPass(createFuseElementwisePass());
-  funcPm.addPass(createCpuConfigurePass());
+  CpuConfigurePassOptions configure;
+  configure.blockBytes = options.cacheBlockBytes;
+  funcPm.addPass(createCpuConfigurePass(configure));
   funcPm.addPass(createCpuTileContractionsPass());
   // What the code generator packs from parameters (weights) moves into a
   // preparation the runtime runs once (docs/ABI.md section 2).

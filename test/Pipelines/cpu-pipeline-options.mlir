@@ -1,4 +1,4 @@
-// RUN: plaidml-opt %s -plaidml-cpu-pipeline="cpu=x86-64 opt-level=2 threads=4" \
+// RUN: plaidml-opt %s -plaidml-cpu-pipeline="cpu=x86-64 opt-level=2 threads=4 cache-block-bytes=65536" \
 // RUN:   -dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
 // RUN: plaidml-opt %s -plaidml-cpu-lowering-pipeline \
 // RUN:   -dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOWER
@@ -6,6 +6,8 @@
 // RUN:   | FileCheck %s --check-prefix=OPT
 // RUN: not plaidml-opt %s -plaidml-cpu-lowering-pipeline="threads=0" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=THREADS
+// RUN: not plaidml-opt %s -plaidml-cpu-pipeline="cache-block-bytes=0" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BLOCK
 // RUN: not plaidml-opt %s -plaidml-cpu-pipeline="nosuch=1" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=UNKNOWN
 
@@ -23,7 +25,7 @@
 // FULL-NEXT:   func.func(
 // FULL-NEXT:     plaidml-erase-zero-size-buffers,
 // FULL-NEXT:     plaidml-fuse-elementwise,
-// FULL-NEXT:     plaidml-cpu-configure{remarks=false vector-bits=0}
+// FULL-NEXT:     plaidml-cpu-configure{block-bytes=65536 remarks=false vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
 // FULL-NEXT:   ),
 // FULL-NEXT:   plaidml-cpu-split-prepare,
@@ -33,7 +35,7 @@
 // LOWER-NEXT:  func.func(
 // LOWER-NEXT:    plaidml-erase-zero-size-buffers,
 // LOWER-NEXT:    plaidml-fuse-elementwise,
-// LOWER-NEXT:    plaidml-cpu-configure{remarks=false vector-bits=0},
+// LOWER-NEXT:    plaidml-cpu-configure{block-bytes=262144 remarks=false vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions
 // LOWER-NEXT:  ),
 // LOWER-NEXT:  plaidml-cpu-split-prepare,
@@ -112,6 +114,7 @@
 
 // OPT: opt-level must be 0, 1, 2 or 3, not 4
 // THREADS: threads must be at least 1
+// BLOCK: cache-block-bytes must be at least 1, not 0
 // UNKNOWN: no such option nosuch
 
 module {

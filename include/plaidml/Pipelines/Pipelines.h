@@ -63,6 +63,13 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "as OpenMP worksharing loops (the artifact needs "
                      "libomp.so.5)"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> cacheBlockBytes{
+      *this, "cache-block-bytes",
+      llvm::cl::desc("Bytes of packed operand data one cache block of the "
+                     "generated code holds (plaidml-cpu-configure's "
+                     "block-bytes; the compiler driver passes half the "
+                     "host's L2 for cpu=native)"),
+      llvm::cl::init(256 * 1024)};
 };
 
 /// Checks option values the option parser cannot (opt-level 0-3, threads

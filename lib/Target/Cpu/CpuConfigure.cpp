@@ -25,9 +25,6 @@ using namespace mlir::plaidml;
 using namespace mlir::plaidml::cpu;
 
 namespace {
-/// Bytes of packable operand data a cache block may hold: half of a 2 MiB
-/// L2, leaving room for the rows streaming through.
-constexpr int64_t kBlockBytes = 1 << 20;
 
 /// Loads per reduction step, by what they vary with.
 struct LoadCounts {
@@ -149,6 +146,12 @@ struct CpuConfigurePass
   using CpuConfigurePassBase::CpuConfigurePassBase;
 
   void runOnOperation() override {
+    if (blockBytes < 1) {
+      getOperation().emitError()
+          << "plaidml-cpu-configure: block-bytes must be at least 1, not "
+          << static_cast<int64_t>(blockBytes);
+      return signalPassFailure();
+    }
     unsigned bits = vectorBits;
     if (bits == 0) {
       TargetAttr attr = getTargetOrDefault(getOperation());
@@ -278,7 +281,7 @@ struct CpuConfigurePass
                                                     fullVectors, rows, vectors);
         // A panel of packable data larger than a cache block streams from
         // further away.
-        if (packable > 0 && panelBytes(vectors) > kBlockBytes)
+        if (packable > 0 && panelBytes(vectors) > blockBytes)
           cost *= 1.25;
         // Cheapest first; among equals the larger block (fewer loop trips).
         if (!bestCost || cost < *bestCost ||
@@ -290,10 +293,10 @@ struct CpuConfigurePass
       }
     }
 
-    // Cache blocks of panels whose packable data fits kBlockBytes.
+    // Cache blocks of panels whose packable data fits blockBytes.
     int64_t panels = fullVectors / best.vectors;
     // At least min(panels, 4) blocks, so that threads have blocks to share.
-    int64_t perBlock = kBlockBytes / panelBytes(best.vectors);
+    int64_t perBlock = blockBytes / panelBytes(best.vectors);
     perBlock = std::min<int64_t>(
         perBlock, llvm::divideCeil(panels, std::min<int64_t>(panels, 4)));
     best.panelsPerBlock = std::max<int64_t>(perBlock, 1);

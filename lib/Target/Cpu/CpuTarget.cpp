@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -51,6 +52,38 @@ static SmallVector<StringRef> splitFeatures(StringRef features) {
   return parts;
 }
 
+/// The first CPU's level-2 data (or unified) cache in bytes, as Linux
+/// describes it in sysfs ("512K"); 0 elsewhere or when it cannot tell.
+static int64_t getHostL2Bytes() {
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    auto read = [&](const char *name) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+          MemoryBuffer::getFile(dir + "/" + name, /*IsText=*/true);
+      return file ? (*file)->getBuffer().trim().str() : std::string();
+    };
+    std::string level = read("level");
+    if (level.empty())
+      break;
+    std::string type = read("type");
+    if (level != "2" || (type != "Unified" && type != "Data"))
+      continue;
+    std::string sizeText = read("size");
+    StringRef size = sizeText;
+    int64_t unit = 1;
+    if (size.consume_back("K"))
+      unit = 1024;
+    else if (size.consume_back("M"))
+      unit = 1024 * 1024;
+    int64_t value;
+    if (size.getAsInteger(10, value) || value <= 0)
+      return 0;
+    return value * unit;
+  }
+  return 0;
+}
+
 Expected<mlir::plaidml::CpuTarget>
 mlir::plaidml::resolveCpuTarget(StringRef tripleName, StringRef cpu,
                                 StringRef features) {
@@ -73,6 +106,8 @@ mlir::plaidml::resolveCpuTarget(StringRef tripleName, StringRef cpu,
                      hostTriple.getArchName() + "), not " +
                      triple.getArchName());
   result.cpu = native ? sys::getHostCPUName().str() : cpu.str();
+  if (native)
+    result.l2Bytes = getHostL2Bytes();
 
   // LLVM's feature table for this target, to validate names before handing
   // them to LLVM (which would only warn, or abort in checkFeatures).
@@ -130,4 +165,8 @@ mlir::plaidml::resolveCpuTarget(StringRef tripleName, StringRef cpu,
       enabled.push_back("+" + name);
   result.manifestFeatures = llvm::join(enabled, ",");
   return result;
+}
+
+int64_t mlir::plaidml::getCacheBlockBytes(const CpuTarget &target) {
+  return target.l2Bytes > 0 ? target.l2Bytes / 2 : kDefaultCacheBlockBytes;
 }

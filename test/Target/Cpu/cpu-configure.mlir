@@ -1,12 +1,19 @@
 // RUN: plaidml-opt %s -split-input-file -plaidml-cpu-configure="vector-bits=512 remarks=1" -verify-diagnostics | FileCheck %s
 // RUN: plaidml-opt %s -split-input-file -plaidml-cpu-configure="vector-bits=256" 2>/dev/null | FileCheck %s --check-prefix=AVX2
+// RUN: plaidml-opt %s -split-input-file -plaidml-cpu-configure="vector-bits=512 block-bytes=65536" 2>/dev/null | FileCheck %s --check-prefix=SMALL
+// RUN: not plaidml-opt %s -split-input-file -plaidml-cpu-configure="block-bytes=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: plaidml-cpu-configure: block-bytes must be at least 1, not 0
 
 // The schedules plaidml-cpu-configure chooses for the reduction nests of
 // the ABI form, and why it leaves the others alone.
 
 // A 512x512x512 matmul: 14 rows x 2 vectors of 16 lanes (28 accumulators
 // of AVX-512's 32 registers), the right-hand side packed in blocks of
-// panels; with AVX2 (16 registers): 12 accumulators of 8 lanes.
+// panels; with AVX2 (16 registers): 12 accumulators of 8 lanes. Blocks
+// hold 1 MiB of packed data (4 panels of 512 x 32 floats, the most that
+// leave 4 blocks for threads); with block-bytes=65536, one 64 KiB panel.
+// SMALL-LABEL: func.func @matmul
+// SMALL: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 14, vectors = 2, panels_per_block = 1, pack = true
 // CHECK-LABEL: func.func @matmul
 // CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 14, vectors = 2, panels_per_block = 4, pack = true, unroll_inner = false>
 // AVX2-LABEL: func.func @matmul

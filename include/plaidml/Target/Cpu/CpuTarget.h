@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <string>
 
 namespace mlir::plaidml {
@@ -30,7 +31,17 @@ struct CpuTarget {
   /// The ISA features the generated code may use, "+a,+b,..." sorted: what
   /// the manifest records and the runtime checks against the machine.
   std::string manifestFeatures;
+  /// The host's L2 cache per core in bytes for "native" (Linux: sysfs), 0
+  /// when unknown or for a named CPU.
+  int64_t l2Bytes = 0;
 };
+
+/// Bytes of packed operand data one cache block of the CPU code generator
+/// may hold (plaidml-cpu-configure's `block-bytes`): half the target's L2,
+/// so that the rows streaming through fit beside it, or
+/// kDefaultCacheBlockBytes where the L2 is unknown.
+constexpr int64_t kDefaultCacheBlockBytes = 256 * 1024;
+int64_t getCacheBlockBytes(const CpuTarget &target);
 
 /// Resolves a target description. `triple` empty means the host's; `cpu`
 /// "native" (or empty) the host CPU; `features` empty means the host's
