@@ -112,8 +112,9 @@ private:
   bool packsPerBlock() const;
   /// The parallel indices other than the row and vector ones (positions).
   SmallVector<unsigned> getOtherDims() const;
-  /// Nested affine.for loops over the parallel indices other than the row
-  /// and vector ones, recorded in `frame`; leaves the builder inside.
+  /// An affine.parallel over the parallel indices other than the row and
+  /// vector ones (plaidml-cpu-parallelize decides whether it runs on
+  /// threads), recorded in `frame`; leaves the builder inside.
   void emitOtherLoops(Frame &frame);
   /// The row blocks (and the remainder rows) of one column position.
   void emitRows(Frame frame, function_ref<void(Frame &, int64_t rows)> columns);

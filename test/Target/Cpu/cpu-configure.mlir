@@ -10,8 +10,9 @@
 // A 512x512x512 matmul: 14 rows x 2 vectors of 16 lanes (28 accumulators
 // of AVX-512's 32 registers), the right-hand side packed in blocks of
 // panels; with AVX2 (16 registers): 12 accumulators of 8 lanes. Blocks
-// hold 1 MiB of packed data (4 panels of 512 x 32 floats, the most that
-// leave 4 blocks for threads); with block-bytes=65536, one 64 KiB panel.
+// hold 256 KiB of packed data by default (4 panels of 512 x 32 floats, also
+// the most that leave 4 blocks for threads); with block-bytes=65536, one
+// 64 KiB panel.
 // SMALL-LABEL: func.func @matmul
 // SMALL: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 14, vectors = 2, panels_per_block = 1, pack = true
 // CHECK-LABEL: func.func @matmul

@@ -135,7 +135,7 @@ def CpuConfigurePass
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
            "Vector register width in bits (0: from the target)">,
-    Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"1048576",
+    Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"262144",
            "Bytes of packed operand data one cache block holds (the CPU "
            "pipeline passes half the target's L2)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
