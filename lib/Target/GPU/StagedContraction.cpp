@@ -644,6 +644,16 @@ private:
   /// The indices of output (m, n) of `store` (one of getDirectStore).
   SmallVector<Value> getDirectIndices(affine::AffineStoreOp store, Value m,
                                       Value n);
+  /// The load of factor `side` when the cooperative-matrix kernel can stage
+  /// it 8 halves at a time: a plain load of a row-major f16 buffer whose
+  /// innermost index is the one the chunks follow (the only reduction
+  /// index, or the only M (N) index), in tiles and steps that divide the
+  /// factor; else null.
+  affine::AffineLoadOp canStageWide(int side, const CoopTile &coop);
+  /// The indices into the vector<4xi32> view of `load`'s buffer of the
+  /// chunk of 8 halves that starts at (mn, k).
+  SmallVector<Value> wideIndices(affine::AffineLoadOp load, int side, Value mn,
+                                 Value k);
   /// Factor `side`'s elements this invocation copies for the step at k0.
   SmallVector<Value> loadShare(int side, Value k0, bool guardK);
   void storeShare(int side, ValueRange values);
@@ -1131,10 +1141,78 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
   nest.par.erase();
 }
 
+/// Halves per wide chunk (one vector<4xi32>).
+static constexpr int64_t kWideChunk = 8;
+
+affine::AffineLoadOp KernelBuilder::canStageWide(int side,
+                                                 const CoopTile &coop) {
+  auto load = nest.halfFactor[side].getDefiningOp<affine::AffineLoadOp>();
+  if (!load || (side == 0 && nest.guard))
+    return {};
+  MemRefType type = load.getMemRefType();
+  AffineMap map = load.getAffineMap();
+  if (!type.getLayout().isIdentity() || !type.hasStaticShape() ||
+      type.getMemorySpace() || type.getRank() == 0 ||
+      type.getShape().back() % kWideChunk || map.getNumSymbols() ||
+      !llvm::all_of(map.getResults(), llvm::IsaPred<AffineDimExpr>))
+    return {};
+  // Whole tiles and steps: every chunk lies inside the buffer, no clamps.
+  if ((side == 0 ? nest.m % coop.tm : nest.n % coop.tn) || nest.k % coop.tk)
+    return {};
+  bool alongK = side == 0 ? nest.aAlongK : nest.bAlongK;
+  ArrayRef<unsigned> dims = side == 0 ? nest.mDims : nest.nDims;
+  auto last = cast<AffineDimExpr>(map.getResults().back());
+  IndexOf of = classifyIndex(nest, load.getMapOperands()[last.getPosition()]);
+  if (alongK ? nest.chain.size() != 1 || of.chainPos != 0 ||
+                   nest.kLowerBounds[0] % kWideChunk
+             : dims.size() != 1 || of.parDim != static_cast<int64_t>(dims[0]))
+    return {};
+  return load;
+}
+
+SmallVector<Value> KernelBuilder::wideIndices(affine::AffineLoadOp load,
+                                              int side, Value mn, Value k) {
+  IRMapping mapping;
+  mapDims(mapping, side == 0 ? nest.mDims : nest.nDims, mn);
+  mapBatch(mapping);
+  mapChain(mapping, k);
+  SmallVector<Value> indices;
+  for (AffineExpr e : load.getAffineMap().getResults())
+    indices.push_back(mapping.lookupOrDefault(
+        load.getMapOperands()[cast<AffineDimExpr>(e).getPosition()]));
+  indices.back() =
+      arith::DivUIOp::create(b, loc, indices.back(), index(kWideChunk));
+  return indices;
+}
+
 void KernelBuilder::buildCoop(const CoopTile &coop) {
   constexpr int64_t kFrag = 16, kSubgroup = 32;
   // factorAt reads the factors' f16 values.
   half = true;
+  bool alongK[2] = {nest.aAlongK, nest.bAlongK};
+  int64_t rows[2] = {coop.tm, coop.tn};
+  // A factor that is a plain load of a row-major f16 buffer whose innermost
+  // index is the one the chunks follow (canStageWide) is copied 8 halves
+  // at a time, through a view of its buffer as vector<4xi32>: one 128-bit
+  // load and one 128-bit store per chunk (the H200: 4096^3 0.73 -> 0.51
+  // ms, docs/Performance.md). The launch then passes the buffer itself
+  // (plaidml-gpu-launch-bools-as-bytes).
+  affine::AffineLoadOp wideLoad[2];
+  Value wideMem[2];
+  for (int side = 0; side < 2; ++side) {
+    wideLoad[side] = canStageWide(side, coop);
+    if (!wideLoad[side])
+      continue;
+    MemRefType type = wideLoad[side].getMemRefType();
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() /= kWideChunk;
+    wideMem[side] = UnrealizedConversionCastOp::create(
+                        b, loc,
+                        TypeRange{MemRefType::get(
+                            shape, VectorType::get({4}, b.getI32Type()))},
+                        ValueRange{wideLoad[side].getMemRef()})
+                        .getResult(0);
+  }
   auto launch = createLaunch(llvm::divideCeil(nest.n, coop.tn),
                              llvm::divideCeil(nest.m, coop.tm));
   elementType = nest.halfFactor[0].getType();
@@ -1145,18 +1223,22 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   // halves: 16-byte aligned rows, as cooperative-matrix loads need; the
   // matrices are then read row- or column-major to match.
   // Each chunk of 4 halves is one vector<4xf16> of the staged tile (one
-  // 64-bit store); a row of `lead` vectors.
-  constexpr int64_t kHalfPadding = 8, kChunk = 4;
-  bool alongK[2] = {nest.aAlongK, nest.bAlongK};
-  int64_t rows[2] = {coop.tm, coop.tn}, lead[2];
-  auto chunkType = VectorType::get({kChunk}, elementType);
+  // 64-bit store), each wide chunk of 8 one vector<4xi32>; a row of `lead`
+  // vectors.
+  constexpr int64_t kHalfPadding = 8;
+  int64_t lead[2], chunkOf[2];
+  Type chunkType[2];
   for (int side = 0; side < 2; ++side) {
+    chunkOf[side] = wideMem[side] ? kWideChunk : 4;
+    chunkType[side] = wideMem[side]
+                          ? VectorType::get({4}, b.getI32Type())
+                          : VectorType::get({chunkOf[side]}, elementType);
     int64_t inner = alongK[side] ? coop.tk : rows[side];
     int64_t outer = alongK[side] ? rows[side] : coop.tk;
-    lead[side] = (inner + kHalfPadding) / kChunk;
+    lead[side] = (inner + kHalfPadding) / chunkOf[side];
     staged[side] = memref::AllocOp::create(
         b, loc,
-        MemRefType::get({outer, lead[side]}, chunkType,
+        MemRefType::get({outer, lead[side]}, chunkType[side],
                         MemRefLayoutAttrInterface(), memSpace));
   }
 
@@ -1176,22 +1258,37 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   Type cType = fragType(accType, "COp");
 
   bool guardK = nest.k % coop.tk != 0;
-  // Invocation t copies chunks of 4 elements consecutive in the factor's
-  // memory (chunk t + 256 c of the tile), so that the 4 loads of a chunk
-  // are adjacent: the chunk's line of the staged tile and its index in
-  // the line.
+  // Invocation t copies chunks of 4 (8) elements consecutive in the
+  // factor's memory (chunk t + 256 c of the tile), so that the loads of a
+  // chunk are adjacent: the chunk's line of the staged tile and its index
+  // in the line.
   auto chunkAt = [&](int side, int64_t c) -> std::pair<Value, Value> {
     int64_t inner = alongK[side] ? coop.tk : rows[side];
     Value linear = add(tid, c * kInvocations);
-    return {arith::DivUIOp::create(b, loc, linear, index(inner / kChunk)),
-            arith::RemUIOp::create(b, loc, linear, index(inner / kChunk))};
+    int64_t perLine = inner / chunkOf[side];
+    return {arith::DivUIOp::create(b, loc, linear, index(perLine)),
+            arith::RemUIOp::create(b, loc, linear, index(perLine))};
   };
   int64_t total[2] = {nest.m, nest.n};
   Value base[2] = {tileM0, tileN0};
+  // The values this invocation copies for the step at k0: one vector per
+  // wide chunk, else 4 halves per chunk.
   auto loadChunks = [&](int side, Value k0) {
     SmallVector<Value> values;
+    int64_t kChunk = chunkOf[side];
     for (int64_t c = 0, e = rows[side] * coop.tk / (kChunk * kInvocations);
-         c < e; ++c)
+         c < e; ++c) {
+      if (wideMem[side]) {
+        auto [line, chunk] = chunkAt(side, c);
+        Value pos = mulc(chunk, kChunk);
+        auto [row, step] = alongK[side] ? std::make_pair(line, pos)
+                                        : std::make_pair(pos, line);
+        values.push_back(memref::LoadOp::create(
+            b, loc, wideMem[side],
+            wideIndices(wideLoad[side], side, add(base[side], row),
+                        add(k0, step))));
+        continue;
+      }
       for (int64_t j = 0; j < kChunk; ++j) {
         auto [line, chunk] = chunkAt(side, c);
         Value pos = add(mulc(chunk, kChunk), j);
@@ -1205,13 +1302,17 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
           mn = clampBelow(mn, total[side]);
         values.push_back(factorAt(side, mn, add(k0, step), guardK, guardK));
       }
+    }
     return values;
   };
   auto storeChunks = [&](int side, ValueRange values) {
-    for (int64_t c = 0, e = values.size() / kChunk; c < e; ++c) {
+    int64_t perChunk = wideMem[side] ? 1 : chunkOf[side];
+    for (int64_t c = 0, e = values.size() / perChunk; c < e; ++c) {
       auto [line, chunk] = chunkAt(side, c);
-      Value v = vector::FromElementsOp::create(
-          b, loc, chunkType, values.slice(c * kChunk, kChunk));
+      Value v = wideMem[side] ? values[c]
+                              : vector::FromElementsOp::create(
+                                    b, loc, chunkType[side],
+                                    values.slice(c * perChunk, perChunk));
       memref::StoreOp::create(b, loc, v, staged[side], ValueRange{line, chunk});
     }
   };
@@ -1252,9 +1353,9 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
       return gpu::SubgroupMmaLoadMatrixOp::create(
           b, loc, fragType(elementType, side == 0 ? "AOp" : "BOp"),
           staged[side],
-          kMajor ? ValueRange{index(kk),
-                              arith::DivUIOp::create(b, loc, mn, index(kChunk))}
-                 : ValueRange{mn, index(kk / kChunk)},
+          kMajor ? ValueRange{index(kk), arith::DivUIOp::create(
+                                             b, loc, mn, index(chunkOf[side]))}
+                 : ValueRange{mn, index(kk / chunkOf[side])},
           b.getIndexAttr(lead[side]),
           columnMajor ? b.getUnitAttr() : UnitAttr());
     };
