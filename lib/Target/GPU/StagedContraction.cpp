@@ -649,11 +649,17 @@ private:
   /// innermost index is the one the chunks follow (the only reduction
   /// index, or the only M (N) index), in tiles and steps that divide the
   /// factor; else null.
-  affine::AffineLoadOp canStageWide(int side, const CoopTile &coop);
-  /// The indices into the vector<4xi32> view of `load`'s buffer of the
-  /// chunk of 8 halves that starts at (mn, k).
+  affine::AffineLoadOp canStageWide(Value factor, int side, int64_t rows,
+                                    int64_t tk, int64_t chunk);
+  /// Where canStageWide: `load`'s buffer viewed as vectors of `chunk`
+  /// elements (wideMem[side], an unrealized cast before the launch that
+  /// plaidml-gpu-launch-bools-as-bytes removes from the launch).
+  void viewWide(affine::AffineLoadOp load, int side, int64_t chunk,
+                Type vectorType);
+  /// The indices into the view of `load`'s buffer of the chunk of `chunk`
+  /// elements that starts at (mn, k).
   SmallVector<Value> wideIndices(affine::AffineLoadOp load, int side, Value mn,
-                                 Value k);
+                                 Value k, int64_t chunk);
   /// Factor `side`'s elements this invocation copies for the step at k0.
   SmallVector<Value> loadShare(int side, Value k0, bool guardK);
   void storeShare(int side, ValueRange values);
@@ -670,6 +676,9 @@ private:
   int64_t width = 1;
   /// Whether the factors are staged as their f16 values (nest.halfFactor).
   bool half = false;
+  /// The factors loaded a chunk at a time (canStageWide) and their views.
+  affine::AffineLoadOp wideLoad[2];
+  Value wideMem[2];
 };
 } // namespace
 
@@ -822,6 +831,15 @@ SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
   for (int64_t i = 0, e = rows * tile.tk / (width * kInvocations); i < e; ++i) {
     auto [group, step] = shareGroup(side, i);
     Value first = add(base, mulc(group, width));
+    if (wideMem[side]) {
+      // One vector of the group's `width` elements, adjacent in memory
+      // (steps past K: the last one again, unused).
+      values.push_back(memref::LoadOp::create(
+          b, loc, wideMem[side],
+          wideIndices(wideLoad[side], side, first,
+                      clampBelow(add(k0, step), nest.k), width)));
+      continue;
+    }
     for (int64_t r = 0; r < width; ++r)
       values.push_back(factorAt(side, clampBelow(add(first, r), total),
                                 add(k0, step), guardK));
@@ -830,13 +848,14 @@ SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
 }
 
 void KernelBuilder::storeShare(int side, ValueRange values) {
-  for (int64_t i = 0, e = values.size() / width; i < e; ++i) {
+  int64_t perGroup = wideMem[side] ? 1 : width;
+  for (int64_t i = 0, e = values.size() / perGroup; i < e; ++i) {
     auto [group, step] = shareGroup(side, i);
-    ValueRange elements = values.slice(i * width, width);
-    Value v = width == 1 ? elements.front()
-                         : vector::FromElementsOp::create(
-                               b, loc, VectorType::get({width}, elementType),
-                               elements);
+    ValueRange elements = values.slice(i * perGroup, perGroup);
+    Value v = perGroup == 1 ? elements.front()
+                            : vector::FromElementsOp::create(
+                                  b, loc, VectorType::get({width}, elementType),
+                                  elements);
     memref::StoreOp::create(b, loc, v, staged[side], ValueRange{step, group});
   }
 }
@@ -970,6 +989,25 @@ SmallVector<Value> KernelBuilder::getDirectIndices(affine::AffineStoreOp store,
 void KernelBuilder::buildStaged(const StagedTile &chosen) {
   tile = chosen;
   Type accType = nest.add->getResult(0).getType();
+  // Where the staged elements are vectors of 4 (below) and a factor's
+  // memory follows M (N) (a row-major B, a transposed A), each group of 4
+  // rows is one 128-bit load through a view of the buffer (the H200: 2048^3
+  // 0.50 -> 0.48 ms, 4096^3 3.65 -> 3.60 ms, docs/Performance.md).
+  Type factorType = nest.mul->getResult(0).getType();
+  if (factorType.isF32() &&
+      getTargetOrDefault(nest.par).getDevice() != DeviceKind::opencl &&
+      tile.rm % 4 == 0 && tile.rn % 4 == 0 &&
+      (tile.tm * tile.tk) % (4 * kInvocations) == 0 &&
+      (tile.tn * tile.tk) % (4 * kInvocations) == 0)
+    for (int side = 0; side < 2; ++side) {
+      Value factor =
+          nest.mul->getOperand(side == 0 ? nest.aOperand : 1 - nest.aOperand);
+      if (side == 0 ? nest.aAlongK : nest.bAlongK)
+        continue;
+      if (affine::AffineLoadOp load = canStageWide(
+              factor, side, side == 0 ? tile.tm : tile.tn, tile.tk, 4))
+        viewWide(load, side, 4, VectorType::get({4}, factorType));
+    }
   auto launch = createLaunch(llvm::divideCeil(nest.n, tile.tn),
                              llvm::divideCeil(nest.m, tile.tm));
 
@@ -1144,34 +1182,48 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
 /// Halves per wide chunk (one vector<4xi32>).
 static constexpr int64_t kWideChunk = 8;
 
-affine::AffineLoadOp KernelBuilder::canStageWide(int side,
-                                                 const CoopTile &coop) {
-  auto load = nest.halfFactor[side].getDefiningOp<affine::AffineLoadOp>();
+affine::AffineLoadOp KernelBuilder::canStageWide(Value factor, int side,
+                                                 int64_t rows, int64_t tk,
+                                                 int64_t chunk) {
+  auto load = factor.getDefiningOp<affine::AffineLoadOp>();
   if (!load || (side == 0 && nest.guard))
     return {};
   MemRefType type = load.getMemRefType();
   AffineMap map = load.getAffineMap();
   if (!type.getLayout().isIdentity() || !type.hasStaticShape() ||
       type.getMemorySpace() || type.getRank() == 0 ||
-      type.getShape().back() % kWideChunk || map.getNumSymbols() ||
+      type.getShape().back() % chunk || map.getNumSymbols() ||
       !llvm::all_of(map.getResults(), llvm::IsaPred<AffineDimExpr>))
     return {};
   // Whole tiles and steps: every chunk lies inside the buffer, no clamps.
-  if ((side == 0 ? nest.m % coop.tm : nest.n % coop.tn) || nest.k % coop.tk)
+  if ((side == 0 ? nest.m : nest.n) % rows || nest.k % tk)
     return {};
   bool alongK = side == 0 ? nest.aAlongK : nest.bAlongK;
   ArrayRef<unsigned> dims = side == 0 ? nest.mDims : nest.nDims;
   auto last = cast<AffineDimExpr>(map.getResults().back());
   IndexOf of = classifyIndex(nest, load.getMapOperands()[last.getPosition()]);
   if (alongK ? nest.chain.size() != 1 || of.chainPos != 0 ||
-                   nest.kLowerBounds[0] % kWideChunk
+                   nest.kLowerBounds[0] % chunk
              : dims.size() != 1 || of.parDim != static_cast<int64_t>(dims[0]))
     return {};
   return load;
 }
 
+void KernelBuilder::viewWide(affine::AffineLoadOp load, int side, int64_t chunk,
+                             Type vectorType) {
+  MemRefType type = load.getMemRefType();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() /= chunk;
+  wideLoad[side] = load;
+  wideMem[side] = UnrealizedConversionCastOp::create(
+                      b, loc, TypeRange{MemRefType::get(shape, vectorType)},
+                      ValueRange{load.getMemRef()})
+                      .getResult(0);
+}
+
 SmallVector<Value> KernelBuilder::wideIndices(affine::AffineLoadOp load,
-                                              int side, Value mn, Value k) {
+                                              int side, Value mn, Value k,
+                                              int64_t chunk) {
   IRMapping mapping;
   mapDims(mapping, side == 0 ? nest.mDims : nest.nDims, mn);
   mapBatch(mapping);
@@ -1180,8 +1232,7 @@ SmallVector<Value> KernelBuilder::wideIndices(affine::AffineLoadOp load,
   for (AffineExpr e : load.getAffineMap().getResults())
     indices.push_back(mapping.lookupOrDefault(
         load.getMapOperands()[cast<AffineDimExpr>(e).getPosition()]));
-  indices.back() =
-      arith::DivUIOp::create(b, loc, indices.back(), index(kWideChunk));
+  indices.back() = arith::DivUIOp::create(b, loc, indices.back(), index(chunk));
   return indices;
 }
 
@@ -1197,22 +1248,10 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   // load and one 128-bit store per chunk (the H200: 4096^3 0.73 -> 0.51
   // ms, docs/Performance.md). The launch then passes the buffer itself
   // (plaidml-gpu-launch-bools-as-bytes).
-  affine::AffineLoadOp wideLoad[2];
-  Value wideMem[2];
-  for (int side = 0; side < 2; ++side) {
-    wideLoad[side] = canStageWide(side, coop);
-    if (!wideLoad[side])
-      continue;
-    MemRefType type = wideLoad[side].getMemRefType();
-    SmallVector<int64_t> shape(type.getShape());
-    shape.back() /= kWideChunk;
-    wideMem[side] = UnrealizedConversionCastOp::create(
-                        b, loc,
-                        TypeRange{MemRefType::get(
-                            shape, VectorType::get({4}, b.getI32Type()))},
-                        ValueRange{wideLoad[side].getMemRef()})
-                        .getResult(0);
-  }
+  for (int side = 0; side < 2; ++side)
+    if (affine::AffineLoadOp load = canStageWide(
+            nest.halfFactor[side], side, rows[side], coop.tk, kWideChunk))
+      viewWide(load, side, kWideChunk, VectorType::get({4}, b.getI32Type()));
   auto launch = createLaunch(llvm::divideCeil(nest.n, coop.tn),
                              llvm::divideCeil(nest.m, coop.tm));
   elementType = nest.halfFactor[0].getType();
@@ -1286,7 +1325,7 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
         values.push_back(memref::LoadOp::create(
             b, loc, wideMem[side],
             wideIndices(wideLoad[side], side, add(base[side], row),
-                        add(k0, step))));
+                        add(k0, step), kWideChunk)));
         continue;
       }
       for (int64_t j = 0; j < kChunk; ++j) {
