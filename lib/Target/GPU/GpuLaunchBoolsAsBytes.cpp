@@ -4,6 +4,8 @@
 // every memref<...xi1> operand of a gpu.launch_func to memref<...xi8>, which
 // is what the SPIR-V kernel reads and what gpu-to-llvm can give a byte size
 // (intersperse-sizes-for-kernels); both lower to the same host descriptor.
+// A vector-typed view of a buffer (an unrealized cast the staged kernels
+// read through) is replaced by the buffer itself, the same bytes.
 //
 //===----------------------------------------------------------------------===//
 

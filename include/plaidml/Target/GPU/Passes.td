@@ -276,6 +276,11 @@ def GpuLaunchBoolsAsBytesPass
     `gpu.launch_func` is passed through an `unrealized_conversion_cast` to
     `memref<...xi8>` (same descriptor once lowered, folded by
     `reconcile-unrealized-casts`), so its byte size is its element count.
+    Also the other way: an operand that is an `unrealized_conversion_cast`
+    of an integer or float buffer to a view with vector elements of the same
+    size in bytes (the wide staging of `plaidml-gpu-stage-contraction`,
+    whose kernels read the buffer as `vector<4xi32>` or `vector<4xf32>`) is
+    replaced by the buffer itself, which `gpu-to-llvm` can size.
   }];
 }
 
