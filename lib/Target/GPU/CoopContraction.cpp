@@ -29,6 +29,15 @@ using namespace mlir;
 using namespace mlir::plaidml;
 using namespace mlir::plaidml::detail;
 
+/// Halves per wide chunk (one vector<4xi32>).
+static constexpr int64_t kWideChunk = 8;
+
+/// The invocations of a workgroup with `tile`: a subgroup of 32 per sm x sn
+/// block.
+static int64_t coopInvocations(const CoopTile &tile) {
+  return 32 * (tile.tm / tile.sm) * (tile.tn / tile.sn);
+}
+
 bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
   if (tile.tm < 1 || tile.tn < 1 || tile.tk < 1 || tile.sm < 16 ||
       tile.sn < 16 || tile.tm % tile.sm || tile.tn % tile.sn || tile.sm % 16 ||
@@ -38,21 +47,23 @@ bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
     return false;
   }
   // Each invocation copies whole chunks of 4 elements of both tiles.
-  if ((tile.tm / tile.sm) * (tile.tn / tile.sn) * 32 != kInvocations ||
-      (tile.tm * tile.tk) % (4 * kInvocations) ||
-      (tile.tn * tile.tk) % (4 * kInvocations)) {
-    why = "the tile must have 8 subgroups of 32 invocations, each copying "
-          "whole chunks of 4 elements of both staged tiles";
+  int64_t invocations = coopInvocations(tile);
+  if ((invocations != kInvocations && invocations != kInvocations / 2) ||
+      (tile.tm * tile.tk) % (4 * invocations) ||
+      (tile.tn * tile.tk) % (4 * invocations)) {
+    why = "the tile must have 8 or 4 subgroups of 32 invocations, each "
+          "copying whole chunks of 4 elements of both staged tiles";
     return false;
   }
-  // Both tiles (f16, rows padded by 8) and the 8 scratch matrices (f32)
-  // must fit NVIDIA's 48 KiB of workgroup memory.
+  // Both tiles (f16, rows padded by 8) and a scratch matrix (f32) per
+  // subgroup must fit NVIDIA's 48 KiB of workgroup memory.
   // (The staging order, and so the padding, depends on the nest: count the
   // larger layout of each tile.)
   auto tileBytes = [&](int64_t rows) {
     return 2 * std::max(rows * (tile.tk + 8), tile.tk * (rows + 8));
   };
-  int64_t bytes = tileBytes(tile.tm) + tileBytes(tile.tn) + 8 * 16 * 16 * 4;
+  int64_t bytes =
+      tileBytes(tile.tm) + tileBytes(tile.tn) + invocations / 32 * 16 * 16 * 4;
   if (bytes > 48 * 1024) {
     why = "the tile needs " + std::to_string(bytes) +
           " bytes of workgroup memory, more than 48 KiB";
@@ -79,10 +90,21 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
   auto groups = [&](int64_t tm, int64_t tn) {
     return countWorkgroups(nest, tm, tn);
   };
-  // Measured on the H200 (docs/Performance.md): 256 wide along the factor
-  // whose memory does not follow K (its staged rows are long runs), each
-  // subgroup 64x64; 128x128 with 64 steps of K when both follow K.
-  // A tile wider than the product it covers only computes padding.
+  // Measured on the H200 (docs/Performance.md): 128x128x32 in 4 subgroups
+  // of 64x64 (128 invocations, two workgroups per multiprocessor) where
+  // both factors are staged 8 halves at a time (4096^3 0.51 -> 0.48-0.49
+  // ms, 2048^3 0.14 -> 0.08 ms) and the grid keeps 90% of
+  // `minWorkgroups`. Else 256 wide along the factor whose memory does not
+  // follow K (its staged rows are long runs), each subgroup 64x64; 128x128
+  // with 64 steps of K when both follow K. A tile wider than the product
+  // it covers only computes padding.
+  CoopTile quad{128, 128, 32, 64, 64};
+  if (nest.m >= 128 && nest.n >= 128 &&
+      groups(128, 128) * 10 >= minWorkgroups * 9 &&
+      wideFactorLoad(nest, nest.halfFactor[0], 0, quad.tm, quad.tk,
+                     kWideChunk) &&
+      wideFactorLoad(nest, nest.halfFactor[1], 1, quad.tn, quad.tk, kWideChunk))
+    return quad;
   if (!nest.bAlongK && nest.m >= 128 && nest.n >= 256 &&
       groups(128, 256) >= minWorkgroups)
     return CoopTile{128, 256, 32, 64, 64};
@@ -172,9 +194,6 @@ SmallVector<Value> KernelBuilder::getDirectIndices(affine::AffineStoreOp store,
   return indices;
 }
 
-/// Halves per wide chunk (one vector<4xi32>).
-static constexpr int64_t kWideChunk = 8;
-
 void KernelBuilder::buildCoop(const CoopTile &coop) {
   constexpr int64_t kFrag = 16, kSubgroup = 32;
   // factorAt reads the factors' f16 values.
@@ -191,8 +210,9 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     if (affine::AffineLoadOp load = canStageWide(
             nest.halfFactor[side], side, rows[side], coop.tk, kWideChunk))
       viewWide(load, side, kWideChunk, VectorType::get({4}, b.getI32Type()));
+  int64_t invocations = coopInvocations(coop);
   auto launch = createLaunch(llvm::divideCeil(nest.n, coop.tn),
-                             llvm::divideCeil(nest.m, coop.tm));
+                             llvm::divideCeil(nest.m, coop.tm), invocations);
   elementType = nest.halfFactor[0].getType();
   Type accType = nest.add->getResult(0).getType();
   auto memSpace = b.getI64IntegerAttr(kWorkgroupMemorySpace);
@@ -237,12 +257,12 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
 
   bool guardK = nest.k % coop.tk != 0;
   // Invocation t copies chunks of 4 (8) elements consecutive in the
-  // factor's memory (chunk t + 256 c of the tile), so that the loads of a
-  // chunk are adjacent: the chunk's line of the staged tile and its index
-  // in the line.
+  // factor's memory (chunk t + invocations * c of the tile), so that the
+  // loads of a chunk are adjacent: the chunk's line of the staged tile and
+  // its index in the line.
   auto chunkAt = [&](int side, int64_t c) -> std::pair<Value, Value> {
     int64_t inner = alongK[side] ? coop.tk : rows[side];
-    Value linear = add(tid, c * kInvocations);
+    Value linear = add(tid, c * invocations);
     int64_t perLine = inner / chunkOf[side];
     return {arith::DivUIOp::create(b, loc, linear, index(perLine)),
             arith::RemUIOp::create(b, loc, linear, index(perLine))};
@@ -254,7 +274,7 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   auto loadChunks = [&](int side, Value k0) {
     SmallVector<Value> values;
     int64_t kChunk = chunkOf[side];
-    for (int64_t c = 0, e = rows[side] * coop.tk / (kChunk * kInvocations);
+    for (int64_t c = 0, e = rows[side] * coop.tk / (kChunk * invocations);
          c < e; ++c) {
       if (wideMem[side]) {
         auto [line, chunk] = chunkAt(side, c);
@@ -374,7 +394,7 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   // Else each accumulator matrix through the subgroup's scratch matrix:
   // every lane takes 8 of its elements (rows lane / 16 + 2q, column
   // lane % 16) to the epilogue and the store.
-  int64_t subgroups = kInvocations / kSubgroup;
+  int64_t subgroups = invocations / kSubgroup;
   Value scratch = memref::AllocOp::create(
       b, loc,
       MemRefType::get({subgroups, kFrag, kFrag}, accType,

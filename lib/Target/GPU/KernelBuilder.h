@@ -45,6 +45,15 @@ bool fitsWorkgroupTiles(const StagedNest &nest, int64_t maxWorkgroupSize,
 /// The workgroups of `nest` with tm x tn tiles.
 int64_t countWorkgroups(const StagedNest &nest, int64_t tm, int64_t tn);
 
+/// The load of factor `side` (its value `factor`) when a kernel with
+/// `rows` x `tk` tiles of it can copy it `chunk` elements at a time: a
+/// plain load of a row-major buffer whose innermost index is the one the
+/// chunks follow (the only reduction index, or the only M (N) index), in
+/// tiles and steps that divide the factor; else null.
+affine::AffineLoadOp wideFactorLoad(const StagedNest &nest, Value factor,
+                                    int side, int64_t rows, int64_t tk,
+                                    int64_t chunk);
+
 /// Builds the gpu.launch that replaces a staged nest.
 class KernelBuilder {
 public:
@@ -85,9 +94,10 @@ private:
   /// `side`'s staged tile: the group's index (its first row along M or N
   /// over `width`) and its step along K.
   std::pair<Value, Value> shareGroup(int side, int64_t i);
-  /// The launch of `grid` workgroups of 256 invocations, the builder at the
-  /// start of its body; sets `tid` and `batchIndex`.
-  gpu::LaunchOp createLaunch(int64_t gridX, int64_t gridY);
+  /// The launch of `grid` workgroups of `threads` invocations, the builder
+  /// at the start of its body; sets `tid` and `batchIndex`.
+  gpu::LaunchOp createLaunch(int64_t gridX, int64_t gridY,
+                             int64_t threads = kInvocations);
   /// The output at linear indices (m, n) from the reduction's sum `acc`:
   /// the nest's body with the chain's result = its initial value + `acc`
   /// (the epilogue and the store).
@@ -103,11 +113,7 @@ private:
   /// The indices of output (m, n) of `store` (one of getDirectStore).
   SmallVector<Value> getDirectIndices(affine::AffineStoreOp store, Value m,
                                       Value n);
-  /// The load of factor `side` when the cooperative-matrix kernel can stage
-  /// it 8 halves at a time: a plain load of a row-major f16 buffer whose
-  /// innermost index is the one the chunks follow (the only reduction
-  /// index, or the only M (N) index), in tiles and steps that divide the
-  /// factor; else null.
+  /// wideFactorLoad for this nest.
   affine::AffineLoadOp canStageWide(Value factor, int side, int64_t rows,
                                     int64_t tk, int64_t chunk);
   /// Where canStageWide: `load`'s buffer viewed as vectors of `chunk`

@@ -690,9 +690,10 @@ void KernelBuilder::storeShare(int side, ValueRange values) {
   }
 }
 
-gpu::LaunchOp KernelBuilder::createLaunch(int64_t gridX, int64_t gridY) {
+gpu::LaunchOp KernelBuilder::createLaunch(int64_t gridX, int64_t gridY,
+                                          int64_t threads) {
   auto launch = gpu::LaunchOp::create(b, loc, index(gridX), index(gridY),
-                                      index(nest.batch), index(kInvocations),
+                                      index(nest.batch), index(threads),
                                       index(1), index(1));
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
@@ -934,6 +935,13 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
 affine::AffineLoadOp KernelBuilder::canStageWide(Value factor, int side,
                                                  int64_t rows, int64_t tk,
                                                  int64_t chunk) {
+  return wideFactorLoad(nest, factor, side, rows, tk, chunk);
+}
+
+affine::AffineLoadOp
+mlir::plaidml::detail::wideFactorLoad(const StagedNest &nest, Value factor,
+                                      int side, int64_t rows, int64_t tk,
+                                      int64_t chunk) {
   auto load = factor.getDefiningOp<affine::AffineLoadOp>();
   if (!load || (side == 0 && nest.guard))
     return {};

@@ -237,3 +237,37 @@ func.func @wide_t(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64
   } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
   return
 }
+
+// -----
+
+// 4 subgroups of 64x64 (128 invocations): subgroup g at rows (g / 2) * 64,
+// columns (g % 2) * 64, 16 accumulators each; each invocation copies 4
+// chunks of each factor (chunks t + 128 c).
+// CHECK-LABEL: func.func @quad
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads(%[[TID:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c128,
+// CHECK-DAG:   memref.alloc() : memref<128x5xvector<4xi32>, 3>
+// CHECK-DAG:   memref.alloc() : memref<32x17xvector<4xi32>, 3>
+// CHECK:       %[[SG:.*]] = gpu.subgroup_id : index
+// CHECK:       arith.divui %[[SG]], %c2 : index
+// CHECK:       arith.remui %[[SG]], %c2 : index
+// CHECK:       arith.addi %[[TID]], %c128 : index
+// CHECK:       arith.addi %[[TID]], %c256 : index
+// CHECK:       arith.addi %[[TID]], %c384 : index
+// CHECK:       %{{.*}}:24 = scf.for {{.*}} !gpu.mma_matrix<16x16xf32, "COp">, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>)
+// CHECK-COUNT-16: gpu.subgroup_mma_store_matrix
+func.func @quad(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (256, 256) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<256x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x256xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<256x256xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
+  return
+}

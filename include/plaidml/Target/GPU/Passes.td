@@ -60,7 +60,12 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       `CooperativeMatrixKHR` capability, the `coopmat-16x16x16-f16-f32`
       shape and `subgroup-size-32` among its `caps` (a device with
       `VK_KHR_cooperative_matrix`; `coop-matrix=false` turns it off):
-      when the grid keeps `min-staged-workgroups` workgroups, 128x256x32
+      128x128x32 in 4 subgroups of 64x64 (128 invocations) where its tiles
+      and steps divide both factors and each is a plain load of a
+      row-major buffer whose innermost index follows the staged chunks
+      (staged 8 halves at a time) and the grid keeps 90% of
+      `min-staged-workgroups`; else when the grid keeps
+      `min-staged-workgroups` workgroups, 128x256x32
       where the second factor's memory follows N, else 256x128x32 where the
       first factor's follows M (64x64 per subgroup), else 128x128x64 (32x64
       per subgroup); otherwise 64x64x32 with 32x16.
