@@ -125,7 +125,8 @@ inline constexpr llvm::StringLiteral kSubgroupSize32 = "subgroup-size-32";
 
 /// The cooperative-matrix tile the configuration chooses: 128x128x32 in 4
 /// subgroups of 64x64 where both factors can be staged 8 halves at a time
-/// with it and the grid keeps 90% of `minWorkgroups` workgroups; else when
+/// with it, not both along K, and the grid keeps 90% of `minWorkgroups`
+/// workgroups; else when
 /// the grid still has `minWorkgroups` workgroups: 128x256x32 where the second
 /// factor's memory follows N, else 256x128x32 where the first one's follows
 /// M (each subgroup 64x64), else 128x128x64 (32x64); otherwise 64x64x32

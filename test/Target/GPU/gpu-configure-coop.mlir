@@ -99,6 +99,9 @@ func.func @along_k(%a: memref<4000x64xf16>, %b: memref<4096x64xf16>, %c: memref<
 // CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
 // CHECK-LABEL: func.func @quad_1024
 // CHECK:       } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+// Not where both factors' memory follows K (A B^T): 128x128x64, 32x64.
+// CHECK-LABEL: func.func @quad_along_k
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 64, 32, 64>}
 module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
 func.func @quad(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memref<4096x4096xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -148,6 +151,23 @@ func.func @quad_1024(%a: memref<1024x64xf16>, %b: memref<64x1024xf16>, %c: memre
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<1024x1024xf32>
+  }
+  return
+}
+func.func @quad_along_k(%a: memref<4096x64xf16>, %b: memref<4096x64xf16>, %c: memref<4096x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 128x128x64, 32x64 per subgroup}}
+  affine.parallel (%m, %n) = (0, 0) to (4096, 4096) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<4096x64xf16>
+      %y = affine.load %b[%n, %k] : memref<4096x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<4096x4096xf32>
   }
   return
 }

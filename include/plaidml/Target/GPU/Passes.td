@@ -63,7 +63,7 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       128x128x32 in 4 subgroups of 64x64 (128 invocations) where its tiles
       and steps divide both factors and each is a plain load of a
       row-major buffer whose innermost index follows the staged chunks
-      (staged 8 halves at a time) and the grid keeps 90% of
+      (staged 8 halves at a time), not both along K, and the grid keeps 90% of
       `min-staged-workgroups`; else when the grid keeps
       `min-staged-workgroups` workgroups, 128x256x32
       where the second factor's memory follows N, else 256x128x32 where the
