@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <map>
@@ -657,6 +658,69 @@ Status checkSpirv(const std::vector<uint32_t> &words,
                          (have.empty() ? "none" : have) + ")");
 }
 
+/// Prints the driver's statistics of `pipeline`'s executables to stderr
+/// (PLAIDML_VULKAN_PIPELINE_STATS; VK_KHR_pipeline_executable_properties).
+void printPipelineStatistics(VulkanLoader &vk, VkDevice device,
+                             VkPipeline pipeline, const std::string &entry) {
+  auto getProps = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vk.vkGetInstanceProcAddr(vk.instance,
+                               "vkGetPipelineExecutablePropertiesKHR"));
+  auto getStats = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vk.vkGetInstanceProcAddr(vk.instance,
+                               "vkGetPipelineExecutableStatisticsKHR"));
+  if (!getProps || !getStats)
+    return;
+  VkPipelineInfoKHR pipelineInfo{};
+  pipelineInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR;
+  pipelineInfo.pipeline = pipeline;
+  uint32_t count = 0;
+  if (getProps(device, &pipelineInfo, &count, nullptr) != VK_SUCCESS)
+    return;
+  std::vector<VkPipelineExecutablePropertiesKHR> props(count);
+  for (VkPipelineExecutablePropertiesKHR &p : props)
+    p.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR;
+  if (getProps(device, &pipelineInfo, &count, props.data()) != VK_SUCCESS)
+    return;
+  for (uint32_t i = 0; i < count; ++i) {
+    std::string line = "pipeline '" + entry + "' executable " + props[i].name +
+                       " (subgroup " + std::to_string(props[i].subgroupSize) +
+                       "):";
+    VkPipelineExecutableInfoKHR exec{};
+    exec.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR;
+    exec.pipeline = pipeline;
+    exec.executableIndex = i;
+    uint32_t n = 0;
+    if (getStats(device, &exec, &n, nullptr) != VK_SUCCESS)
+      continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(n);
+    for (VkPipelineExecutableStatisticKHR &st : stats)
+      st.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
+    if (getStats(device, &exec, &n, stats.data()) != VK_SUCCESS)
+      continue;
+    for (uint32_t j = 0; j < n; ++j) {
+      const VkPipelineExecutableStatisticKHR &st = stats[j];
+      line += std::string(j ? "," : "") + " " + st.name + " ";
+      switch (st.format) {
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+        line += st.value.b32 ? "true" : "false";
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+        line += std::to_string(st.value.i64);
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+        line += std::to_string(st.value.u64);
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+        line += std::to_string(st.value.f64);
+        break;
+      default:
+        line += "?";
+      }
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+}
+
 } // namespace
 
 StatusOr<std::vector<VulkanDeviceInfo>> plaidml::rt::enumerateVulkanDevices() {
@@ -685,6 +749,10 @@ struct VulkanDevice::Impl {
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  /// PLAIDML_VULKAN_PIPELINE_STATS is set and the device has
+  /// VK_KHR_pipeline_executable_properties: every pipeline's statistics
+  /// (registers, spills, ...) go to stderr.
+  bool pipelineStats = false;
   std::vector<VkDescriptorPool> pools;
   size_t currentPool = 0;
 
@@ -804,6 +872,25 @@ Status VulkanDevice::Impl::init() {
   std::vector<const char *> extensions;
   if (info.cooperativeMatrix)
     extensions.push_back(kCoopMatExtension);
+  // A debugging aid: the driver's statistics of each pipeline.
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{};
+  executableInfo.sType =
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+  const char *statsEnv = std::getenv("PLAIDML_VULKAN_PIPELINE_STATS");
+  if (statsEnv && *statsEnv && std::string(statsEnv) != "0" &&
+      vk.extensions[info.index].count(
+          VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    executableInfo.pipelineExecutableInfo = VK_TRUE;
+    executableInfo.pNext = enabled.core.pNext;
+    enabled.core.pNext = &executableInfo;
+    pipelineStats = true;
+    std::fprintf(stderr,
+                 "%s: maxComputeSharedMemorySize %u, "
+                 "maxComputeWorkGroupInvocations %u\n",
+                 label.c_str(), info.maxSharedMemory,
+                 info.maxWorkgroupInvocations);
+  }
 
   VkDeviceCreateInfo deviceInfo{};
   deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
@@ -1359,10 +1446,14 @@ VulkanDevice::createKernel(const std::vector<uint32_t> &words,
   pipelineInfo.stage.module = k->module;
   pipelineInfo.stage.pName = entry.c_str();
   pipelineInfo.layout = k->pipelineLayout;
+  if (impl->pipelineStats)
+    pipelineInfo.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   if (VkResult r = vk.vkCreateComputePipelines(
           device, impl->pipelineCache, 1, &pipelineInfo, nullptr, &k->pipeline))
     return vkFailure("vkCreateComputePipelines", r,
                      "entry point '" + entry + "' on " + impl->label);
+  if (impl->pipelineStats)
+    printPipelineStatistics(vk, device, k->pipeline, entry);
   guard.k = nullptr;
   return std::unique_ptr<VulkanKernel>(
       new VulkanKernel(std::move(k), entry, numBindings, pushConstantBytes));

@@ -2,7 +2,8 @@
 //
 // plaidml-gpu-host-buffers: in host functions that launch kernels, turns
 // memref.alloc/dealloc into gpu.alloc/dealloc and copies constants
-// (memref.get_global) passed to kernels into device buffers with gpu.memcpy.
+// (memref.get_global) passed to kernels, also through views, into device
+// buffers with gpu.memcpy.
 // Afterwards the host code only holds device handles; an op that would
 // dereference one is an error naming it.
 //
@@ -93,8 +94,11 @@ static LogicalResult rewriteHostFunction(func::FuncOp func) {
   // every return.
   SmallVector<Value> copies;
   for (memref::GetGlobalOp global : globals) {
+    // (An unrealized cast is a view of the constant with vector elements that
+    // a staged kernel reads: plaidml-gpu-stage-contraction's wide staging.)
     bool launched = llvm::any_of(global->getUsers(), [](Operation *user) {
-      return isa<gpu::LaunchFuncOp, ViewLikeOpInterface>(user);
+      return isa<gpu::LaunchFuncOp, ViewLikeOpInterface,
+                 UnrealizedConversionCastOp>(user);
     });
     if (!launched)
       continue;

@@ -19,11 +19,15 @@
 // next step are issued before the arithmetic of the current one and carried
 // in registers. Edges: indices clamp into range (an address is always
 // valid), reduction steps past K contribute 0, and only outputs in range
-// are stored; the fused epilogue runs per output before its store.
+// are stored; the fused epilogue runs per output before its store. The
+// cooperative-matrix kernel is CoopContraction.cpp; what both use of the
+// builder is KernelBuilder.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "StagedContraction.h"
+
+#include "KernelBuilder.h"
 
 #include "RegisterTile.h"
 
@@ -45,25 +49,9 @@
 
 using namespace mlir;
 using namespace mlir::plaidml;
+using namespace mlir::plaidml::detail;
 
-/// Workgroup memory: what convert-gpu-to-spirv maps to the Workgroup
-/// storage class and the OpenCL C translator declares `__local`.
-static constexpr int64_t kWorkgroupMemorySpace = 3;
-/// Elements each staged row is padded by: transposing stores of one step
-/// fall into different banks.
-static constexpr int64_t kRowPadding = 4;
-/// The invocations of a staged workgroup.
-static constexpr int64_t kInvocations = 256;
-
-namespace {
-/// Which part of the nest a value is: an index of the parallel loop (its
-/// dimension), of a reduction loop (its position in the chain), or neither.
-struct IndexOf {
-  int64_t parDim = -1, chainPos = -1;
-};
-} // namespace
-
-static IndexOf classifyIndex(const StagedNest &nest, Value v) {
+IndexOf mlir::plaidml::detail::classifyIndex(const StagedNest &nest, Value v) {
   IndexOf result;
   auto arg = dyn_cast<BlockArgument>(v);
   if (!arg)
@@ -432,8 +420,10 @@ bool mlir::plaidml::isValidStagedTile(const StagedTile &tile,
 
 /// Whether `nest` can take a 256-invocation tile of at least `smallest` x
 /// `smallest` outputs (`why` says why not).
-static bool fitsWorkgroupTiles(const StagedNest &nest, int64_t maxWorkgroupSize,
-                               int64_t smallest, std::string &why) {
+bool mlir::plaidml::detail::fitsWorkgroupTiles(const StagedNest &nest,
+                                               int64_t maxWorkgroupSize,
+                                               int64_t smallest,
+                                               std::string &why) {
   if (maxWorkgroupSize < kInvocations) {
     why = "the device's workgroups hold fewer than 256 invocations";
     return false;
@@ -452,7 +442,8 @@ static bool fitsWorkgroupTiles(const StagedNest &nest, int64_t maxWorkgroupSize,
 }
 
 /// The workgroups of `nest` with tm x tn tiles.
-static int64_t countWorkgroups(const StagedNest &nest, int64_t tm, int64_t tn) {
+int64_t mlir::plaidml::detail::countWorkgroups(const StagedNest &nest,
+                                               int64_t tm, int64_t tn) {
   return llvm::divideCeil(nest.m, tm) * llvm::divideCeil(nest.n, tn) *
          nest.batch;
 }
@@ -517,151 +508,9 @@ mlir::plaidml::chooseSplitKTile(const StagedNest &nest,
   return tile;
 }
 
-bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
-  if (tile.tm < 1 || tile.tn < 1 || tile.tk < 1 || tile.sm < 16 ||
-      tile.sn < 16 || tile.tm % tile.sm || tile.tn % tile.sn || tile.sm % 16 ||
-      tile.sn % 16 || tile.tk % 16) {
-    why = "the subgroup tile must divide the workgroup tile, and 16 must "
-          "divide the subgroup tile and TK";
-    return false;
-  }
-  // Each invocation copies whole chunks of 4 elements of both tiles.
-  if ((tile.tm / tile.sm) * (tile.tn / tile.sn) * 32 != kInvocations ||
-      (tile.tm * tile.tk) % (4 * kInvocations) ||
-      (tile.tn * tile.tk) % (4 * kInvocations)) {
-    why = "the tile must have 8 subgroups of 32 invocations, each copying "
-          "whole chunks of 4 elements of both staged tiles";
-    return false;
-  }
-  // Both tiles (f16, rows padded by 8) and the 8 scratch matrices (f32)
-  // must fit NVIDIA's 48 KiB of workgroup memory.
-  // (The staging order, and so the padding, depends on the nest: count the
-  // larger layout of each tile.)
-  auto tileBytes = [&](int64_t rows) {
-    return 2 * std::max(rows * (tile.tk + 8), tile.tk * (rows + 8));
-  };
-  int64_t bytes = tileBytes(tile.tm) + tileBytes(tile.tn) + 8 * 16 * 16 * 4;
-  if (bytes > 48 * 1024) {
-    why = "the tile needs " + std::to_string(bytes) +
-          " bytes of workgroup memory, more than 48 KiB";
-    return false;
-  }
-  return true;
-}
-
-std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
-    const StagedNest &nest, ArrayRef<std::string> caps,
-    int64_t maxWorkgroupSize, int64_t minWorkgroups, std::string &why) {
-  if (!nest.halfFactor[0] || !nest.halfFactor[1]) {
-    why = "the factors are not f16 values summed in f32";
-    return std::nullopt;
-  }
-  for (StringRef need :
-       {kCoopMatrixCapability, kCoopMatrixShapeF16, kSubgroupSize32})
-    if (!llvm::is_contained(caps, need)) {
-      why = ("the target does not list " + need).str();
-      return std::nullopt;
-    }
-  if (!fitsWorkgroupTiles(nest, maxWorkgroupSize, 64, why))
-    return std::nullopt;
-  auto groups = [&](int64_t tm, int64_t tn) {
-    return countWorkgroups(nest, tm, tn);
-  };
-  // Measured on the H200 (docs/Performance.md): 256 wide along the factor
-  // whose memory does not follow K (its staged rows are long runs), each
-  // subgroup 64x64; 128x128 with 64 steps of K when both follow K.
-  // A tile wider than the product it covers only computes padding.
-  if (!nest.bAlongK && nest.m >= 128 && nest.n >= 256 &&
-      groups(128, 256) >= minWorkgroups)
-    return CoopTile{128, 256, 32, 64, 64};
-  if (!nest.aAlongK && nest.m >= 256 && nest.n >= 128 &&
-      groups(256, 128) >= minWorkgroups)
-    return CoopTile{256, 128, 32, 64, 64};
-  if (nest.m >= 128 && nest.n >= 128 && groups(128, 128) >= minWorkgroups)
-    return CoopTile{128, 128, 64, 32, 64};
-  return CoopTile{64, 64, 32, 32, 16};
-}
-
 //===----------------------------------------------------------------------===//
 // The kernel
 //===----------------------------------------------------------------------===//
-
-namespace {
-class KernelBuilder {
-public:
-  KernelBuilder(StagedNest &nest, OpBuilder &b)
-      : nest(nest), b(b), loc(nest.par.getLoc()) {}
-
-  void buildStaged(const StagedTile &chosen);
-  void buildSplitK(const SplitKTile &split);
-  void buildCoop(const CoopTile &coop);
-
-private:
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, index(y)) : x; }
-  Value mulc(Value x, int64_t y) {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, index(y));
-  }
-  Value lessThan(Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
-                                 index(bound));
-  }
-  Value clampBelow(Value x, int64_t bound) {
-    return arith::MinUIOp::create(b, loc, x, index(bound - 1));
-  }
-  /// The indices of `ranges` (outermost first) whose linear index is `v`.
-  SmallVector<Value> delinearize(Value v, ArrayRef<int64_t> ranges);
-  /// Maps the parallel dimensions `dims` to the indices whose linear index
-  /// is `v`.
-  void mapDims(IRMapping &mapping, ArrayRef<unsigned> dims, Value v);
-  void mapChain(IRMapping &mapping, Value k);
-  void mapBatch(IRMapping &mapping);
-  /// Clones `op`, its affine accesses as memref ones.
-  void cloneConverted(Operation *op, IRMapping &mapping);
-  /// The value of factor `side` at linear indices (m or n, k), both clamped
-  /// into range; 0 past K or outside the guard.
-  Value factorAt(int side, Value mn, Value k, bool guardK, bool clampK = true);
-  /// Group `i` of `width` rows of this invocation's share of factor
-  /// `side`'s staged tile: the group's index (its first row along M or N
-  /// over `width`) and its step along K.
-  std::pair<Value, Value> shareGroup(int side, int64_t i);
-  /// The launch of `grid` workgroups of 256 invocations, the builder at the
-  /// start of its body; sets `tid` and `batchIndex`.
-  gpu::LaunchOp createLaunch(int64_t gridX, int64_t gridY);
-  /// The output at linear indices (m, n) from the reduction's sum `acc`:
-  /// the nest's body with the chain's result = its initial value + `acc`
-  /// (the epilogue and the store).
-  void emitOutput(Value m, Value n, Value acc);
-  /// emitOutput where (m, n) lies inside M x N; tiles of tm x tn outputs
-  /// that divide M (N) need no test along it.
-  void emitGuardedOutput(Value m, Value n, int64_t tm, int64_t tn, Value acc);
-  /// The nest's store where the nest stores its sums as they are (an
-  /// initial value of 0, no epilogue) into a row-major M x N matrix (per
-  /// batch) that `coop`'s tiles divide: the accumulator matrices can then
-  /// be stored straight into it.
-  affine::AffineStoreOp getDirectStore(const CoopTile &coop);
-  /// The indices of output (m, n) of `store` (one of getDirectStore).
-  SmallVector<Value> getDirectIndices(affine::AffineStoreOp store, Value m,
-                                      Value n);
-  /// Factor `side`'s elements this invocation copies for the step at k0.
-  SmallVector<Value> loadShare(int side, Value k0, bool guardK);
-  void storeShare(int side, ValueRange values);
-
-  StagedNest &nest;
-  StagedTile tile{};
-  OpBuilder &b;
-  Location loc;
-  Value tid, tileM0, tileN0, batchIndex;
-  Value staged[2];
-  Type elementType;
-  /// Rows per element of the staged tiles: 4 (a vector<4xT> per element,
-  /// read and written 128 bits at a time) where the tile allows, else 1.
-  int64_t width = 1;
-  /// Whether the factors are staged as their f16 values (nest.halfFactor).
-  bool half = false;
-};
-} // namespace
 
 SmallVector<Value> KernelBuilder::delinearize(Value v,
                                               ArrayRef<int64_t> ranges) {
@@ -812,6 +661,15 @@ SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
   for (int64_t i = 0, e = rows * tile.tk / (width * kInvocations); i < e; ++i) {
     auto [group, step] = shareGroup(side, i);
     Value first = add(base, mulc(group, width));
+    if (wideMem[side]) {
+      // One vector of the group's `width` elements, adjacent in memory
+      // (steps past K: the last one again, unused).
+      values.push_back(memref::LoadOp::create(
+          b, loc, wideMem[side],
+          wideIndices(wideLoad[side], side, first,
+                      clampBelow(add(k0, step), nest.k), width)));
+      continue;
+    }
     for (int64_t r = 0; r < width; ++r)
       values.push_back(factorAt(side, clampBelow(add(first, r), total),
                                 add(k0, step), guardK));
@@ -820,20 +678,22 @@ SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
 }
 
 void KernelBuilder::storeShare(int side, ValueRange values) {
-  for (int64_t i = 0, e = values.size() / width; i < e; ++i) {
+  int64_t perGroup = wideMem[side] ? 1 : width;
+  for (int64_t i = 0, e = values.size() / perGroup; i < e; ++i) {
     auto [group, step] = shareGroup(side, i);
-    ValueRange elements = values.slice(i * width, width);
-    Value v = width == 1 ? elements.front()
-                         : vector::FromElementsOp::create(
-                               b, loc, VectorType::get({width}, elementType),
-                               elements);
+    ValueRange elements = values.slice(i * perGroup, perGroup);
+    Value v = perGroup == 1 ? elements.front()
+                            : vector::FromElementsOp::create(
+                                  b, loc, VectorType::get({width}, elementType),
+                                  elements);
     memref::StoreOp::create(b, loc, v, staged[side], ValueRange{step, group});
   }
 }
 
-gpu::LaunchOp KernelBuilder::createLaunch(int64_t gridX, int64_t gridY) {
+gpu::LaunchOp KernelBuilder::createLaunch(int64_t gridX, int64_t gridY,
+                                          int64_t threads) {
   auto launch = gpu::LaunchOp::create(b, loc, index(gridX), index(gridY),
-                                      index(nest.batch), index(kInvocations),
+                                      index(nest.batch), index(threads),
                                       index(1), index(1));
   Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
@@ -879,87 +739,28 @@ void KernelBuilder::emitGuardedOutput(Value m, Value n, int64_t tm, int64_t tn,
   emitOutput(m, n, acc);
 }
 
-/// Whether `v` is a constant 0: an arith.constant, or a load of a constant
-/// global (a Tile constant) whose elements are all 0.
-static bool isZeroConstant(Value v) {
-  if (matchPattern(v, m_AnyZeroFloat()))
-    return true;
-  auto load = v.getDefiningOp<affine::AffineLoadOp>();
-  auto get =
-      load ? load.getMemRef().getDefiningOp<memref::GetGlobalOp>() : nullptr;
-  if (!get)
-    return false;
-  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-      get, get.getNameAttr());
-  auto value =
-      global && global.getConstant()
-          ? dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr())
-          : DenseElementsAttr();
-  return value && value.isSplat() && isa<FloatType>(value.getElementType()) &&
-         value.getSplatValue<APFloat>().isZero();
-}
-
-affine::AffineStoreOp KernelBuilder::getDirectStore(const CoopTile &coop) {
-  if (nest.m % coop.tm || nest.n % coop.tn || nest.mDims.size() != 1 ||
-      nest.nDims.size() != 1)
-    return {};
-  // The body: the initial value, the reduction, the store of its sum.
-  affine::AffineForOp top = nest.chain.front();
-  Value init = top.getInits()[0];
-  affine::AffineStoreOp store;
-  for (Operation &op : nest.par.getBody()->without_terminator()) {
-    if (auto s = dyn_cast<affine::AffineStoreOp>(op))
-      store = s;
-    else if (&op != top.getOperation() && init.getDefiningOp() != &op)
-      return {};
-  }
-  if (!store || store.getValueToStore() != top.getResult(0) ||
-      !isZeroConstant(init))
-    return {};
-  // Its indices: the batch dimensions, then M and N, the memory row-major.
-  MemRefType type = store.getMemRefType();
-  AffineMap map = store.getAffineMap();
-  int64_t rank = type.getRank();
-  if (!type.getLayout().isIdentity() || !type.hasStaticShape() || rank < 2 ||
-      type.getElementType() != init.getType() ||
-      type.getDimSize(rank - 2) != nest.m ||
-      type.getDimSize(rank - 1) != nest.n)
-    return {};
-  auto parDimOf = [&](AffineExpr e) -> int64_t {
-    auto d = dyn_cast<AffineDimExpr>(e);
-    if (!d || d.getPosition() >= map.getNumDims())
-      return -1;
-    return classifyIndex(nest, store.getMapOperands()[d.getPosition()]).parDim;
-  };
-  if (parDimOf(map.getResult(rank - 2)) != nest.mDims[0] ||
-      parDimOf(map.getResult(rank - 1)) != nest.nDims[0])
-    return {};
-  for (int64_t i = 0; i < rank - 2; ++i) {
-    int64_t d = parDimOf(map.getResult(i));
-    if (d < 0 || !llvm::is_contained(nest.batchDims, d))
-      return {};
-  }
-  return store;
-}
-
-SmallVector<Value> KernelBuilder::getDirectIndices(affine::AffineStoreOp store,
-                                                   Value m, Value n) {
-  IRMapping mapping;
-  mapBatch(mapping);
-  SmallVector<Value> indices;
-  AffineMap map = store.getAffineMap();
-  for (AffineExpr e : map.getResults().drop_back(2)) {
-    unsigned pos = cast<AffineDimExpr>(e).getPosition();
-    indices.push_back(mapping.lookupOrDefault(store.getMapOperands()[pos]));
-  }
-  indices.push_back(m);
-  indices.push_back(n);
-  return indices;
-}
-
 void KernelBuilder::buildStaged(const StagedTile &chosen) {
   tile = chosen;
   Type accType = nest.add->getResult(0).getType();
+  // Where the staged elements are vectors of 4 (below) and a factor's
+  // memory follows M (N) (a row-major B, a transposed A), each group of 4
+  // rows is one 128-bit load through a view of the buffer (the H200: 2048^3
+  // 0.50 -> 0.48 ms, 4096^3 3.65 -> 3.60 ms, docs/Performance.md).
+  Type factorType = nest.mul->getResult(0).getType();
+  if (factorType.isF32() &&
+      getTargetOrDefault(nest.par).getDevice() != DeviceKind::opencl &&
+      tile.rm % 4 == 0 && tile.rn % 4 == 0 &&
+      (tile.tm * tile.tk) % (4 * kInvocations) == 0 &&
+      (tile.tn * tile.tk) % (4 * kInvocations) == 0)
+    for (int side = 0; side < 2; ++side) {
+      Value factor =
+          nest.mul->getOperand(side == 0 ? nest.aOperand : 1 - nest.aOperand);
+      if (side == 0 ? nest.aAlongK : nest.bAlongK)
+        continue;
+      if (affine::AffineLoadOp load = canStageWide(
+              factor, side, side == 0 ? tile.tm : tile.tn, tile.tk, 4))
+        viewWide(load, side, 4, VectorType::get({4}, factorType));
+    }
   auto launch = createLaunch(llvm::divideCeil(nest.n, tile.tn),
                              llvm::divideCeil(nest.m, tile.tm));
 
@@ -1131,201 +932,65 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
   nest.par.erase();
 }
 
-void KernelBuilder::buildCoop(const CoopTile &coop) {
-  constexpr int64_t kFrag = 16, kSubgroup = 32;
-  // factorAt reads the factors' f16 values.
-  half = true;
-  auto launch = createLaunch(llvm::divideCeil(nest.n, coop.tn),
-                             llvm::divideCeil(nest.m, coop.tm));
-  elementType = nest.halfFactor[0].getType();
-  Type accType = nest.add->getResult(0).getType();
-  auto memSpace = b.getI64IntegerAttr(kWorkgroupMemorySpace);
-  // Each tile is staged in the order of its factor's memory (K innermost
-  // where the factor's innermost index follows K), rows padded by 8
-  // halves: 16-byte aligned rows, as cooperative-matrix loads need; the
-  // matrices are then read row- or column-major to match.
-  // Each chunk of 4 halves is one vector<4xf16> of the staged tile (one
-  // 64-bit store); a row of `lead` vectors.
-  constexpr int64_t kHalfPadding = 8, kChunk = 4;
-  bool alongK[2] = {nest.aAlongK, nest.bAlongK};
-  int64_t rows[2] = {coop.tm, coop.tn}, lead[2];
-  auto chunkType = VectorType::get({kChunk}, elementType);
-  for (int side = 0; side < 2; ++side) {
-    int64_t inner = alongK[side] ? coop.tk : rows[side];
-    int64_t outer = alongK[side] ? rows[side] : coop.tk;
-    lead[side] = (inner + kHalfPadding) / kChunk;
-    staged[side] = memref::AllocOp::create(
-        b, loc,
-        MemRefType::get({outer, lead[side]}, chunkType,
-                        MemRefLayoutAttrInterface(), memSpace));
-  }
-
-  tileN0 = mulc(launch.getBlockIds().x, coop.tn);
-  tileM0 = mulc(launch.getBlockIds().y, coop.tm);
-  Value sg = gpu::SubgroupIdOp::create(b, loc, IntegerAttr());
-  Value lane = gpu::LaneIdOp::create(b, loc, IntegerAttr());
-  int64_t subgroupsN = coop.tn / coop.sn;
-  Value sgM0 =
-      mulc(arith::DivUIOp::create(b, loc, sg, index(subgroupsN)), coop.sm);
-  Value sgN0 =
-      mulc(arith::RemUIOp::create(b, loc, sg, index(subgroupsN)), coop.sn);
-  int64_t fragsM = coop.sm / kFrag, fragsN = coop.sn / kFrag;
-  auto fragType = [&](Type type, StringRef operand) {
-    return gpu::MMAMatrixType::get({kFrag, kFrag}, type, operand);
-  };
-  Type cType = fragType(accType, "COp");
-
-  bool guardK = nest.k % coop.tk != 0;
-  // Invocation t copies chunks of 4 elements consecutive in the factor's
-  // memory (chunk t + 256 c of the tile), so that the 4 loads of a chunk
-  // are adjacent: the chunk's line of the staged tile and its index in
-  // the line.
-  auto chunkAt = [&](int side, int64_t c) -> std::pair<Value, Value> {
-    int64_t inner = alongK[side] ? coop.tk : rows[side];
-    Value linear = add(tid, c * kInvocations);
-    return {arith::DivUIOp::create(b, loc, linear, index(inner / kChunk)),
-            arith::RemUIOp::create(b, loc, linear, index(inner / kChunk))};
-  };
-  int64_t total[2] = {nest.m, nest.n};
-  Value base[2] = {tileM0, tileN0};
-  auto loadChunks = [&](int side, Value k0) {
-    SmallVector<Value> values;
-    for (int64_t c = 0, e = rows[side] * coop.tk / (kChunk * kInvocations);
-         c < e; ++c)
-      for (int64_t j = 0; j < kChunk; ++j) {
-        auto [line, chunk] = chunkAt(side, c);
-        Value pos = add(mulc(chunk, kChunk), j);
-        auto [row, step] = alongK[side] ? std::make_pair(line, pos)
-                                        : std::make_pair(pos, line);
-        Value mn = add(base[side], row);
-        // Exact tiles need no clamp (nor, without a K remainder, does k:
-        // the steps are clamped whole), which keeps the addresses' known
-        // alignment for the driver's load vectorizer.
-        if (total[side] % rows[side])
-          mn = clampBelow(mn, total[side]);
-        values.push_back(factorAt(side, mn, add(k0, step), guardK, guardK));
-      }
-    return values;
-  };
-  auto storeChunks = [&](int side, ValueRange values) {
-    for (int64_t c = 0, e = values.size() / kChunk; c < e; ++c) {
-      auto [line, chunk] = chunkAt(side, c);
-      Value v = vector::FromElementsOp::create(
-          b, loc, chunkType, values.slice(c * kChunk, kChunk));
-      memref::StoreOp::create(b, loc, v, staged[side], ValueRange{line, chunk});
-    }
-  };
-  Value accZero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
-  Value zeroFrag =
-      gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cType, accZero);
-  SmallVector<Value> inits(fragsM * fragsN, zeroFrag);
-  SmallVector<Value> firstA = loadChunks(0, index(0));
-  SmallVector<Value> firstB = loadChunks(1, index(0));
-  size_t numA = firstA.size(), numB = firstB.size(), numAcc = inits.size();
-  llvm::append_range(inits, firstA);
-  llvm::append_range(inits, firstB);
-  int64_t steps = llvm::divideCeil(nest.k, coop.tk);
-  auto loop = scf::ForOp::create(b, loc, index(0), index(steps * coop.tk),
-                                 index(coop.tk), inits);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    ValueRange args = loop.getRegionIterArgs();
-    storeChunks(0, args.slice(numAcc, numA));
-    storeChunks(1, args.slice(numAcc + numA, numB));
-    gpu::BarrierOp::create(b, loc);
-    // The next step's loads; past the end, those of the last step again.
-    Value next =
-        arith::MinUIOp::create(b, loc, add(loop.getInductionVar(), coop.tk),
-                               index((steps - 1) * coop.tk));
-    SmallVector<Value> nextA = loadChunks(0, next);
-    SmallVector<Value> nextB = loadChunks(1, next);
-    SmallVector<Value> accs(args.take_front(numAcc));
-    // A (M x K) is row-major where staged [m][k], column-major where
-    // [k][m]; B (K x N) row-major where [k][n], column-major where [n][k].
-    // Indices along a line and the lead dimension count chunks (the
-    // cooperative-matrix load reads the staged vectors as their halves).
-    auto loadFrag = [&](int side, int64_t kk, Value first, int64_t f) {
-      Value mn = add(first, f * kFrag);
-      bool kMajor = !alongK[side];
-      bool columnMajor = side == 0 ? kMajor : !kMajor;
-      return gpu::SubgroupMmaLoadMatrixOp::create(
-          b, loc, fragType(elementType, side == 0 ? "AOp" : "BOp"),
-          staged[side],
-          kMajor ? ValueRange{index(kk),
-                              arith::DivUIOp::create(b, loc, mn, index(kChunk))}
-                 : ValueRange{mn, index(kk / kChunk)},
-          b.getIndexAttr(lead[side]),
-          columnMajor ? b.getUnitAttr() : UnitAttr());
-    };
-    for (int64_t kk = 0; kk < coop.tk; kk += kFrag) {
-      SmallVector<Value> a, bv;
-      for (int64_t i = 0; i < fragsM; ++i)
-        a.push_back(loadFrag(0, kk, sgM0, i));
-      for (int64_t j = 0; j < fragsN; ++j)
-        bv.push_back(loadFrag(1, kk, sgN0, j));
-      for (int64_t i = 0; i < fragsM; ++i)
-        for (int64_t j = 0; j < fragsN; ++j) {
-          Value &acc = accs[i * fragsN + j];
-          acc = gpu::SubgroupMmaComputeOp::create(b, loc, cType, a[i], bv[j],
-                                                  acc, UnitAttr(), UnitAttr());
-        }
-    }
-    gpu::BarrierOp::create(b, loc);
-    SmallVector<Value> yielded(accs);
-    llvm::append_range(yielded, nextA);
-    llvm::append_range(yielded, nextB);
-    scf::YieldOp::create(b, loc, yielded);
-  }
-
-  // Without an epilogue, each accumulator matrix straight into the output
-  // (the H200: 4096^3 0.88 -> 0.80 ms, docs/Performance.md).
-  if (affine::AffineStoreOp direct = getDirectStore(coop)) {
-    for (int64_t i = 0; i < fragsM; ++i)
-      for (int64_t j = 0; j < fragsN; ++j) {
-        Value m = add(add(tileM0, sgM0), i * kFrag);
-        Value n = add(add(tileN0, sgN0), j * kFrag);
-        gpu::SubgroupMmaStoreMatrixOp::create(
-            b, loc, loop.getResult(i * fragsN + j), direct.getMemRef(),
-            getDirectIndices(direct, m, n), b.getIndexAttr(nest.n), UnitAttr());
-      }
-    nest.par.erase();
-    return;
-  }
-  // Else each accumulator matrix through the subgroup's scratch matrix:
-  // every lane takes 8 of its elements (rows lane / 16 + 2q, column
-  // lane % 16) to the epilogue and the store.
-  int64_t subgroups = kInvocations / kSubgroup;
-  Value scratch = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({subgroups, kFrag, kFrag}, accType,
-                      MemRefLayoutAttrInterface(), memSpace));
-  Value row0 = arith::DivUIOp::create(b, loc, lane, index(kFrag));
-  Value col = arith::RemUIOp::create(b, loc, lane, index(kFrag));
-  for (int64_t i = 0; i < fragsM; ++i)
-    for (int64_t j = 0; j < fragsN; ++j) {
-      gpu::SubgroupMmaStoreMatrixOp::create(
-          b, loc, loop.getResult(i * fragsN + j), scratch,
-          ValueRange{sg, index(0), index(0)}, b.getIndexAttr(kFrag),
-          UnitAttr());
-      gpu::BarrierOp::create(b, loc);
-      for (int64_t q = 0; q < kFrag * kFrag / kSubgroup; ++q) {
-        OpBuilder::InsertionGuard g(b);
-        Value row = add(row0, q * (kSubgroup / kFrag));
-        Value v =
-            memref::LoadOp::create(b, loc, scratch, ValueRange{sg, row, col});
-        Value m = add(add(tileM0, sgM0), add(row, i * kFrag));
-        Value n = add(add(tileN0, sgN0), add(col, j * kFrag));
-        emitGuardedOutput(m, n, coop.tm, coop.tn, v);
-      }
-      gpu::BarrierOp::create(b, loc);
-    }
-  nest.par.erase();
+affine::AffineLoadOp KernelBuilder::canStageWide(Value factor, int side,
+                                                 int64_t rows, int64_t tk,
+                                                 int64_t chunk) {
+  return wideFactorLoad(nest, factor, side, rows, tk, chunk);
 }
 
-void mlir::plaidml::applyCoopTile(StagedNest &nest, const CoopTile &tile) {
-  OpBuilder b(nest.par);
-  KernelBuilder(nest, b).buildCoop(tile);
+affine::AffineLoadOp
+mlir::plaidml::detail::wideFactorLoad(const StagedNest &nest, Value factor,
+                                      int side, int64_t rows, int64_t tk,
+                                      int64_t chunk) {
+  auto load = factor.getDefiningOp<affine::AffineLoadOp>();
+  if (!load || (side == 0 && nest.guard))
+    return {};
+  MemRefType type = load.getMemRefType();
+  AffineMap map = load.getAffineMap();
+  if (!type.getLayout().isIdentity() || !type.hasStaticShape() ||
+      type.getMemorySpace() || type.getRank() == 0 ||
+      type.getShape().back() % chunk || map.getNumSymbols() ||
+      !llvm::all_of(map.getResults(), llvm::IsaPred<AffineDimExpr>))
+    return {};
+  // Whole tiles and steps: every chunk lies inside the buffer, no clamps.
+  if ((side == 0 ? nest.m : nest.n) % rows || nest.k % tk)
+    return {};
+  bool alongK = side == 0 ? nest.aAlongK : nest.bAlongK;
+  ArrayRef<unsigned> dims = side == 0 ? nest.mDims : nest.nDims;
+  auto last = cast<AffineDimExpr>(map.getResults().back());
+  IndexOf of = classifyIndex(nest, load.getMapOperands()[last.getPosition()]);
+  if (alongK ? nest.chain.size() != 1 || of.chainPos != 0 ||
+                   nest.kLowerBounds[0] % chunk
+             : dims.size() != 1 || of.parDim != static_cast<int64_t>(dims[0]))
+    return {};
+  return load;
+}
+
+void KernelBuilder::viewWide(affine::AffineLoadOp load, int side, int64_t chunk,
+                             Type vectorType) {
+  MemRefType type = load.getMemRefType();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() /= chunk;
+  wideLoad[side] = load;
+  wideMem[side] = UnrealizedConversionCastOp::create(
+                      b, loc, TypeRange{MemRefType::get(shape, vectorType)},
+                      ValueRange{load.getMemRef()})
+                      .getResult(0);
+}
+
+SmallVector<Value> KernelBuilder::wideIndices(affine::AffineLoadOp load,
+                                              int side, Value mn, Value k,
+                                              int64_t chunk) {
+  IRMapping mapping;
+  mapDims(mapping, side == 0 ? nest.mDims : nest.nDims, mn);
+  mapBatch(mapping);
+  mapChain(mapping, k);
+  SmallVector<Value> indices;
+  for (AffineExpr e : load.getAffineMap().getResults())
+    indices.push_back(mapping.lookupOrDefault(
+        load.getMapOperands()[cast<AffineDimExpr>(e).getPosition()]));
+  indices.back() = arith::DivUIOp::create(b, loc, indices.back(), index(chunk));
+  return indices;
 }
 
 void mlir::plaidml::applyStagedTile(StagedNest &nest, const StagedTile &tile) {

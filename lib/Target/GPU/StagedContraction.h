@@ -107,8 +107,8 @@ bool isValidStagedTile(const StagedTile &tile, std::string &why);
 /// edges, and the epilogue and the store per output.
 void applyStagedTile(StagedNest &nest, const StagedTile &tile);
 
-/// A cooperative-matrix schedule: a workgroup of 256 invocations (8
-/// subgroups of 32) computes a tm x tn block of outputs in steps of tk
+/// A cooperative-matrix schedule: a workgroup of 256 or 128 invocations (8
+/// or 4 subgroups of 32) computes a tm x tn block of outputs in steps of tk
 /// along the reduction, each subgroup an sm x sn block of 16x16 f32
 /// accumulator matrices (16x16x16 f16 products).
 struct CoopTile {
@@ -123,8 +123,11 @@ inline constexpr llvm::StringLiteral kCoopMatrixShapeF16 =
     "coopmat-16x16x16-f16-f32";
 inline constexpr llvm::StringLiteral kSubgroupSize32 = "subgroup-size-32";
 
-/// The cooperative-matrix tile the configuration chooses when the grid
-/// still has `minWorkgroups` workgroups: 128x256x32 where the second
+/// The cooperative-matrix tile the configuration chooses: 128x128x32 in 4
+/// subgroups of 64x64 where both factors can be staged 8 halves at a time
+/// with it, not both along K, and the grid keeps 90% of `minWorkgroups`
+/// workgroups; else when
+/// the grid still has `minWorkgroups` workgroups: 128x256x32 where the second
 /// factor's memory follows N, else 256x128x32 where the first one's follows
 /// M (each subgroup 64x64), else 128x128x64 (32x64); otherwise 64x64x32
 /// (32x16); none (`why`) unless both factors are f16 extended to

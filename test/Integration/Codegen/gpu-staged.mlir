@@ -10,7 +10,8 @@
 // implicit GEMM over a 3-deep reduction) with a fused bias and relu, f16
 // inputs with f32 accumulation, batches large enough for the 128x128 and
 // the 64x64 tiles (the others get 32x32), the 128x32 and 128x64 tiles of
-// a narrow N, and the split-K schedule of a
+// a narrow N, factors loaded 4 floats at a time through vector views
+// (tiles that divide them; one a constant), and the split-K schedule of a
 // GEMV (the weights read along N) and of a matrix times a vector (the
 // matrix read along K, the factors' roles swapped).
 //
@@ -28,15 +29,17 @@
 // REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 130 x 260 x 5, batch 9
 // REMARK: staged tile 128x32x16, 8x2 outputs per invocation, over M x N x K = 128 x 20 x 4, batch 264
 // REMARK: staged tile 128x64x16, 8x4 outputs per invocation, over M x N x K = 128 x 50 x 4, batch 264
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 64 x 64 x 16, batch 132
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 8448 x 64 x 16, batch 1
 //
 // RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
 // RUN:   --device vulkan:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile gemv matvec mid_tile narrow | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const | FileCheck %s %}
 // RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \
 // RUN:   --device opencl:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile gemv matvec mid_tile narrow | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const | FileCheck %s %}
 // CHECK: PASS transposed
 // CHECK: PASS batched
 // CHECK: PASS conv_strided_padded
@@ -46,6 +49,8 @@
 // CHECK: PASS matvec
 // CHECK: PASS mid_tile
 // CHECK: PASS narrow
+// CHECK: PASS wide_t
+// CHECK: PASS wide_const
 
 // C = A^T B^T + 1.5: A is K x M (staged along M), B is N x K (along K).
 func.func @transposed(%A: tensor<33x67xf32>, %B: tensor<45x33xf32>) -> tensor<67x45xf32> {
@@ -163,4 +168,32 @@ func.func @narrow(%A: tensor<264x128x4xf32>, %B: tensor<264x4x20xf32>, %C: tenso
          srcs = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>]}
        : tensor<f32>, tensor<264x128x4xf32>, tensor<264x4x50xf32> -> tensor<264x128x50xf32>
   return %X, %Y : tensor<264x128x20xf32>, tensor<264x128x50xf32>
+}
+
+// -----
+
+// Tiles and steps that divide both factors, whose memory follows M (A
+// stored K x M) and N: each group of 4 rows one vector<4xf32> load through
+// a view of the buffer (64x64 tiles, 4x4 per invocation).
+func.func @wide_t(%A: tensor<132x16x64xf32>, %B: tensor<132x16x64xf32>) -> tensor<132x64x64xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["b", "m", "n", "k"],
+         sink = affine_map<(b, m, n, k) -> (b, m, n)>,
+         srcs = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>]}
+       : tensor<f32>, tensor<132x16x64xf32>, tensor<132x16x64xf32> -> tensor<132x64x64xf32>
+  return %C : tensor<132x64x64xf32>
+}
+
+// -----
+
+// The same view of a constant (weights): the host copies it to the device
+// through the view.
+func.func @wide_const(%A: tensor<8448x16xf32>) -> tensor<8448x64xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %W = tile.constant dense<0.25> : tensor<16x64xf32>
+  %C = tile.contract add, mul, %zero, %A, %W {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<8448x16xf32>, tensor<16x64xf32> -> tensor<8448x64xf32>
+  return %C : tensor<8448x64xf32>
 }

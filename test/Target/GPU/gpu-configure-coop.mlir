@@ -9,15 +9,103 @@
 // OFF-NOT: plaidml.gpu.coop_tile
 
 // 32 x 16 workgroups of 128x256: B's memory follows N, so the wide tile
-// along N, 64x64 per subgroup.
+// along N, 64x64 per subgroup (M = 4000 is not a multiple of 128: A cannot
+// be staged 8 halves at a time, which the 128x128 tile of 4 subgroups
+// needs, @quad).
 // CHECK-LABEL: func.func @large
 // CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 256, 32, 64, 64>}
 // OFF-LABEL:   func.func @large
 // OFF:         plaidml.gpu.staged_tile = array<i64: 128, 128, 8, 8, 8>
 module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
-func.func @large(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memref<4096x4096xf32>) {
+func.func @large(%a: memref<4000x64xf16>, %b: memref<64x4096xf16>, %c: memref<4000x4096xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @+1 {{cooperative-matrix tile 128x256x32, 64x64 per subgroup (16x16x16 f16 -> f32), over M x N x K = 4096 x 4096 x 64, batch 1}}
+  // expected-remark @+1 {{cooperative-matrix tile 128x256x32, 64x64 per subgroup (16x16x16 f16 -> f32), over M x N x K = 4000 x 4096 x 64, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (4000, 4096) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<4000x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x4096xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<4000x4096xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// A transposed A (its memory follows M) and a transposed B (K): 256 wide
+// along M.
+// CHECK-LABEL: func.func @transposed
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 256, 128, 32, 64, 64>}
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @transposed(%a: memref<64x4000xf16>, %b: memref<4096x64xf16>, %c: memref<4000x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 256x128x32, 64x64 per subgroup}}
+  affine.parallel (%m, %n) = (0, 0) to (4000, 4096) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%k, %m] : memref<64x4000xf16>
+      %y = affine.load %b[%n, %k] : memref<4096x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<4000x4096xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// Both factors' memory follows K: 128x128 with 64 steps of K.
+// CHECK-LABEL: func.func @along_k
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 64, 32, 64>}
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @along_k(%a: memref<4000x64xf16>, %b: memref<4096x64xf16>, %c: memref<4000x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 128x128x64, 32x64 per subgroup}}
+  affine.parallel (%m, %n) = (0, 0) to (4000, 4096) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<4000x64xf16>
+      %y = affine.load %b[%n, %k] : memref<4096x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<4000x4096xf32>
+  }
+  return
+}
+}
+
+// -----
+
+// Tiles of 128x128x32 divide both factors, whose memory follows the staged
+// chunks (B along N, A along K): 4 subgroups of 64x64 (128 invocations),
+// two workgroups per multiprocessor, where the grid keeps 90% of 264
+// workgroups (2048 x 2048: 256); not at 1024 x 1024 (64).
+// CHECK-LABEL: func.func @quad
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
+// CHECK-LABEL: func.func @quad_2048
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
+// CHECK-LABEL: func.func @quad_1024
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+// Not where both factors' memory follows K (A B^T): 128x128x64, 32x64.
+// CHECK-LABEL: func.func @quad_along_k
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 64, 32, 64>}
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @quad(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memref<4096x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 128x128x32, 64x64 per subgroup (16x16x16 f16 -> f32), over M x N x K = 4096 x 4096 x 64, batch 1}}
   affine.parallel (%m, %n) = (0, 0) to (4096, 4096) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<4096x64xf16>
@@ -32,41 +120,41 @@ func.func @large(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memref<40
   }
   return
 }
-}
-
-// -----
-
-// A transposed A (its memory follows M) and a transposed B (K): 256 wide
-// along M.
-// CHECK-LABEL: func.func @transposed
-// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 256, 128, 32, 64, 64>}
-module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
-func.func @transposed(%a: memref<64x4096xf16>, %b: memref<4096x64xf16>, %c: memref<4096x4096xf32>) {
+func.func @quad_2048(%a: memref<2048x64xf16>, %b: memref<64x2048xf16>, %c: memref<2048x2048xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @+1 {{cooperative-matrix tile 256x128x32, 64x64 per subgroup}}
-  affine.parallel (%m, %n) = (0, 0) to (4096, 4096) {
+  // expected-remark @+1 {{cooperative-matrix tile 128x128x32, 64x64 per subgroup (16x16x16 f16 -> f32), over M x N x K = 2048 x 2048 x 64, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (2048, 2048) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
-      %x = affine.load %a[%k, %m] : memref<64x4096xf16>
-      %y = affine.load %b[%n, %k] : memref<4096x64xf16>
+      %x = affine.load %a[%m, %k] : memref<2048x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x2048xf16>
       %xe = arith.extf %x : f16 to f32
       %ye = arith.extf %y : f16 to f32
       %p = arith.mulf %xe, %ye : f32
       %s = arith.addf %acc, %p : f32
       affine.yield %s : f32
     }
-    affine.store %r, %c[%m, %n] : memref<4096x4096xf32>
+    affine.store %r, %c[%m, %n] : memref<2048x2048xf32>
   }
   return
 }
+func.func @quad_1024(%a: memref<1024x64xf16>, %b: memref<64x1024xf16>, %c: memref<1024x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), over M x N x K = 1024 x 1024 x 64, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (1024, 1024) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<1024x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x1024xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<1024x1024xf32>
+  }
+  return
 }
-
-// -----
-
-// Both factors' memory follows K: 128x128 with 64 steps of K.
-// CHECK-LABEL: func.func @along_k
-// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 64, 32, 64>}
-module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
-func.func @along_k(%a: memref<4096x64xf16>, %b: memref<4096x64xf16>, %c: memref<4096x4096xf32>) {
+func.func @quad_along_k(%a: memref<4096x64xf16>, %b: memref<4096x64xf16>, %c: memref<4096x4096xf32>) {
   %zero = arith.constant 0.0 : f32
   // expected-remark @+1 {{cooperative-matrix tile 128x128x64, 32x64 per subgroup}}
   affine.parallel (%m, %n) = (0, 0) to (4096, 4096) {

@@ -43,6 +43,36 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A constant a kernel reads through a vector view (the wide staging of
+// plaidml-gpu-stage-contraction, an unrealized cast) is copied too, and the
+// view takes the copy.
+// CHECK-LABEL: func.func @view
+// CHECK: %[[G:.*]] = memref.get_global @w : memref<8x8xf32>
+// CHECK-NEXT: %[[COPY:.*]] = gpu.alloc () : memref<8x8xf32>
+// CHECK-NEXT: gpu.memcpy %[[COPY]], %[[G]] : memref<8x8xf32>, memref<8x8xf32>
+// CHECK-NEXT: %[[V:.*]] = builtin.unrealized_conversion_cast %[[COPY]] : memref<8x8xf32> to memref<8x2xvector<4xf32>>
+// CHECK: gpu.launch_func @kernels::@k {{.*}} args(%[[V]] : memref<8x2xvector<4xf32>>, %{{.*}} : memref<8x8xf32>)
+// CHECK: gpu.dealloc %[[COPY]] : memref<8x8xf32>
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+  memref.global "private" constant @w : memref<8x8xf32> = dense<1.0>
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<8x2xvector<4xf32>>, %b: memref<8x8xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @view(%out: memref<8x8xf32>) {
+    %c1 = arith.constant 1 : index
+    %g = memref.get_global @w : memref<8x8xf32>
+    %v = builtin.unrealized_conversion_cast %g : memref<8x8xf32> to memref<8x2xvector<4xf32>>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%v : memref<8x2xvector<4xf32>>, %out : memref<8x8xf32>)
+    return
+  }
+}
+
+// -----
+
 // Only functions that launch kernels are host code; the host may not read
 // a buffer there: it holds a device handle.
 module attributes {gpu.container_module} {

@@ -14,6 +14,11 @@
 // (no scratch matrix). So do the third's, a batch of products whose 0 is a
 // Tile constant (a constant global), at the batch index; the fourth's
 // initial value is 1, and its accumulators take the scratch path.
+// The first two have steps that do not divide K (45, 48); the others stage
+// 8 halves at a time (wide): each factor through a vector<4xi32> view of
+// its buffer (an unrealized cast before the launch), one 128-bit load and
+// one 128-bit store per chunk, the staged tiles and the lead dimensions of
+// the cooperative-matrix loads in chunks of 8 halves (@wide, @wide_t).
 // RUN: plaidml-opt %s -split-input-file -plaidml-gpu-stage-contraction \
 // RUN:   -canonicalize -cse | FileCheck %s
 
@@ -88,12 +93,12 @@ func.func @coop(%a: memref<100x45xf16>, %b: memref<45x70xf16>, %bias: memref<70x
 // CHECK:       gpu.subgroup_mma_store_matrix %[[LOOP]]#1, %arg2[%{{.*}}, %{{.*}}] {leadDimension = 64 : index}
 // CHECK-NOT:   gpu.barrier
 // CHECK:       gpu.terminator
-func.func @transposed(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+func.func @transposed(%a: memref<48x64xf16>, %b: memref<64x48xf16>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   affine.parallel (%m, %n) = (0, 0) to (64, 64) {
-    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
-      %x = affine.load %a[%k, %m] : memref<64x64xf16>
-      %y = affine.load %b[%n, %k] : memref<64x64xf16>
+    %r = affine.for %k = 0 to 48 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%k, %m] : memref<48x64xf16>
+      %y = affine.load %b[%n, %k] : memref<64x48xf16>
       %xe = arith.extf %x : f16 to f32
       %ye = arith.extf %y : f16 to f32
       %p = arith.mulf %xe, %ye : f32
@@ -149,5 +154,120 @@ func.func @one(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf3
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
   } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  return
+}
+
+// -----
+
+// Wide staging, A row-major ([m][k], 4 chunks of 8 along a row of 32 + 8
+// halves) and B row-major ([k][n], 8 chunks along a row of 64 + 8): each
+// invocation loads one vector<4xi32> of each per step and stores it as it
+// is; the cooperative-matrix loads index rows in chunks (A at k / 8, B at
+// n / 8).
+// CHECK-LABEL: func.func @wide
+// CHECK-SAME:  (%[[AM:.*]]: memref<128x64xf16>, %[[BM:.*]]: memref<64x128xf16>, %[[CM:.*]]: memref<128x128xf32>)
+// CHECK-DAG:   %[[AV:.*]] = builtin.unrealized_conversion_cast %[[AM]] : memref<128x64xf16> to memref<128x8xvector<4xi32>>
+// CHECK-DAG:   %[[BV:.*]] = builtin.unrealized_conversion_cast %[[BM]] : memref<64x128xf16> to memref<64x16xvector<4xi32>>
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads(%[[TID:.*]], %{{.*}}, %{{.*}}) in
+// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<64x5xvector<4xi32>, 3>
+// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<32x9xvector<4xi32>, 3>
+// CHECK-DAG:   %[[ALINE:.*]] = arith.divui %[[TID]], %c4 : index
+// CHECK-DAG:   %[[ACHUNK:.*]] = arith.remui %[[TID]], %c4 : index
+// CHECK:       %[[A0:.*]] = memref.load %[[AV]][%{{.*}}, %{{.*}}] : memref<128x8xvector<4xi32>>
+// CHECK-DAG:   %[[BLINE:.*]] = arith.divui %[[TID]], %c8 : index
+// CHECK-DAG:   %[[BCHUNK:.*]] = arith.remui %[[TID]], %c8 : index
+// CHECK:       %[[B0:.*]] = memref.load %[[BV]][%{{.*}}, %{{.*}}] : memref<64x16xvector<4xi32>>
+// CHECK:       scf.for %[[K0:.*]] = %c0 to %c64 step %c32 iter_args({{.*}}, %[[AR:.*]] = %[[A0]], %[[BR:.*]] = %[[B0]]) -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, vector<4xi32>, vector<4xi32>)
+// CHECK-NEXT:    memref.store %[[AR]], %[[A]][%[[ALINE]], %[[ACHUNK]]] : memref<64x5xvector<4xi32>, 3>
+// CHECK-NEXT:    memref.store %[[BR]], %[[B]][%[[BLINE]], %[[BCHUNK]]] : memref<32x9xvector<4xi32>, 3>
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         memref.load %[[AV]][%{{.*}}, %{{.*}}] : memref<128x8xvector<4xi32>>
+// CHECK:         memref.load %[[BV]][%{{.*}}, %{{.*}}] : memref<64x16xvector<4xi32>>
+// CHECK:         gpu.subgroup_mma_load_matrix %[[A]][%{{.*}}, %c0] {leadDimension = 5 : index} : memref<64x5xvector<4xi32>, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK:         gpu.subgroup_mma_load_matrix %[[B]][%c0, %{{.*}}] {leadDimension = 9 : index} : memref<32x9xvector<4xi32>, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK:         gpu.subgroup_mma_compute
+// CHECK:         gpu.subgroup_mma_load_matrix %[[A]][%{{.*}}, %c2] {leadDimension = 5 : index}
+// CHECK:         gpu.barrier
+// CHECK-NEXT:    scf.yield
+// CHECK:       gpu.subgroup_mma_store_matrix %{{.*}}, %[[CM]][%{{.*}}, %{{.*}}] {leadDimension = 128 : index}
+func.func @wide(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 128) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x128xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x128xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  return
+}
+
+// -----
+
+// Wide staging of transposed factors: A [k][m] (rows of 64 + 8 halves, 9
+// chunks), B [n][k] (rows of 32 + 8, 5 chunks), both read column-major.
+// CHECK-LABEL: func.func @wide_t
+// CHECK-DAG:   builtin.unrealized_conversion_cast %arg0 : memref<64x64xf16> to memref<64x8xvector<4xi32>>
+// CHECK-DAG:   builtin.unrealized_conversion_cast %arg1 : memref<64x64xf16> to memref<64x8xvector<4xi32>>
+// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<32x9xvector<4xi32>, 3>
+// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<64x5xvector<4xi32>, 3>
+// CHECK:       scf.for
+// CHECK:       gpu.subgroup_mma_load_matrix %[[A]][%c0, %{{.*}}] {leadDimension = 9 : index, transpose} : memref<32x9xvector<4xi32>, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%{{.*}}, %c0] {leadDimension = 5 : index, transpose} : memref<64x5xvector<4xi32>, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK:       gpu.subgroup_mma_load_matrix %[[B]][%{{.*}}, %c2] {leadDimension = 5 : index, transpose}
+// CHECK:       scf.yield
+func.func @wide_t(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%k, %m] : memref<64x64xf16>
+      %y = affine.load %b[%n, %k] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  return
+}
+
+// -----
+
+// 4 subgroups of 64x64 (128 invocations): subgroup g at rows (g / 2) * 64,
+// columns (g % 2) * 64, 16 accumulators each; each invocation copies 4
+// chunks of each factor (chunks t + 128 c).
+// CHECK-LABEL: func.func @quad
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads(%[[TID:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c128,
+// CHECK-DAG:   memref.alloc() : memref<128x5xvector<4xi32>, 3>
+// CHECK-DAG:   memref.alloc() : memref<32x17xvector<4xi32>, 3>
+// CHECK:       %[[SG:.*]] = gpu.subgroup_id : index
+// CHECK:       arith.divui %[[SG]], %c2 : index
+// CHECK:       arith.remui %[[SG]], %c2 : index
+// CHECK:       arith.addi %[[TID]], %c128 : index
+// CHECK:       arith.addi %[[TID]], %c256 : index
+// CHECK:       arith.addi %[[TID]], %c384 : index
+// CHECK:       %{{.*}}:24 = scf.for {{.*}} !gpu.mma_matrix<16x16xf32, "COp">, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>)
+// CHECK-COUNT-16: gpu.subgroup_mma_store_matrix
+func.func @quad(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (256, 256) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<256x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x256xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<256x256xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
   return
 }

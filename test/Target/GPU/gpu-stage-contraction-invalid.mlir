@@ -72,9 +72,10 @@ func.func @coop_f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x
 
 // -----
 
+// 64 x 32 per subgroup: 2 subgroups.
 func.func @coop_subgroups(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile must have 8 subgroups of 32 invocations, each copying whole chunks of 4 elements of both staged tiles}}
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile must have 8 or 4 subgroups of 32 invocations, each copying whole chunks of 4 elements of both staged tiles}}
   affine.parallel (%m, %n) = (0, 0) to (64, 64) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<64x64xf16>
@@ -86,7 +87,7 @@ func.func @coop_subgroups(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memr
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 32>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 64, 32>}
   return
 }
 
@@ -115,7 +116,7 @@ func.func @coop_both(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64
 // 32 x 16 elements of A are 512: half a chunk of 4 per invocation.
 func.func @coop_chunks(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile must have 8 subgroups of 32 invocations, each copying whole chunks of 4 elements of both staged tiles}}
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile must have 8 or 4 subgroups of 32 invocations, each copying whole chunks of 4 elements of both staged tiles}}
   affine.parallel (%m, %n) = (0, 0) to (64, 64) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<64x64xf16>

@@ -74,16 +74,22 @@ func.func @matmul_bias(%a: memref<100x40xf32>, %b: memref<40x72xf32>, %bias: mem
 // 64x64 tiles with 4x4 outputs per invocation: the tiles are staged as
 // vector<4xf32> elements (16 + 1 padding per row), each invocation's 4 + 4
 // loaded elements stored as one vector, its rows and columns read as one
-// vector each and taken apart.
+// vector each and taken apart. B's memory follows N and the tiles and
+// steps divide it: its 4 elements are one vector load through a
+// vector<4xf32> view of its buffer (an unrealized cast before the launch),
+// stored as it is; A's 4 rows are 4 loads.
 // CHECK-LABEL: func.func @vectors
+// CHECK:       %[[BV:.*]] = builtin.unrealized_conversion_cast %arg1 : memref<64x128xf32> to memref<64x32xvector<4xf32>>
+// CHECK:       gpu.launch
 // CHECK:       %[[AS:.*]] = memref.alloc() : memref<16x17xvector<4xf32>, 3>
 // CHECK:       %[[BS:.*]] = memref.alloc() : memref<16x17xvector<4xf32>, 3>
-// CHECK:       scf.for
+// CHECK:       %[[B0:.*]] = memref.load %[[BV]][%{{.*}}, %{{.*}}] : memref<64x32xvector<4xf32>>
+// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args({{.*}}, %[[BR:[a-z0-9_]+]] = %[[B0]])
 // CHECK:         %[[VA:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
 // CHECK-NEXT:    memref.store %[[VA]], %[[AS]]
-// CHECK:         %[[VB:.*]] = vector.from_elements
-// CHECK-NEXT:    memref.store %[[VB]], %[[BS]]
+// CHECK-NEXT:    memref.store %[[BR]], %[[BS]]
 // CHECK:         gpu.barrier
+// CHECK:         memref.load %[[BV]][%{{.*}}, %{{.*}}] : memref<64x32xvector<4xf32>>
 // CHECK:         %[[RA:.*]] = memref.load %[[AS]][%c0, %{{.*}}] : memref<16x17xvector<4xf32>, 3>
 // CHECK-NEXT:    vector.extract %[[RA]][0] : f32 from vector<4xf32>
 // CHECK-NEXT:    vector.extract %[[RA]][1]
@@ -96,6 +102,36 @@ func.func @vectors(%a: memref<128x64xf32>, %b: memref<64x128xf32>, %c: memref<12
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<128x64xf32>
       %y = affine.load %b[%k, %n] : memref<64x128xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x128xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
+  return
+}
+
+// -----
+
+// Transposed factors: A's memory follows M (A stored K x M), so its groups
+// of 4 rows are vector loads through a view; B's follows K (B stored N x
+// K): 4 loads and a vector.from_elements.
+// CHECK-LABEL: func.func @vectors_t
+// CHECK:       %[[AV:.*]] = builtin.unrealized_conversion_cast %arg0 : memref<64x128xf32> to memref<64x32xvector<4xf32>>
+// CHECK-NOT:   builtin.unrealized_conversion_cast
+// CHECK:       gpu.launch
+// CHECK:       scf.for
+// CHECK:         memref.store %{{.*}}, %{{.*}} : memref<16x17xvector<4xf32>, 3>
+// CHECK:         %[[VB:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NEXT:    memref.store %[[VB]]
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[AV]][%{{.*}}, %{{.*}}] : memref<64x32xvector<4xf32>>
+func.func @vectors_t(%a: memref<64x128xf32>, %b: memref<128x64xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 128) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%k, %m] : memref<64x128xf32>
+      %y = affine.load %b[%n, %k] : memref<128x64xf32>
       %p = arith.mulf %x, %y : f32
       %s = arith.addf %acc, %p : f32
       affine.yield %s : f32

@@ -60,7 +60,12 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       `CooperativeMatrixKHR` capability, the `coopmat-16x16x16-f16-f32`
       shape and `subgroup-size-32` among its `caps` (a device with
       `VK_KHR_cooperative_matrix`; `coop-matrix=false` turns it off):
-      when the grid keeps `min-staged-workgroups` workgroups, 128x256x32
+      128x128x32 in 4 subgroups of 64x64 (128 invocations) where its tiles
+      and steps divide both factors and each is a plain load of a
+      row-major buffer whose innermost index follows the staged chunks
+      (staged 8 halves at a time), not both along K, and the grid keeps 90% of
+      `min-staged-workgroups`; else when the grid keeps
+      `min-staged-workgroups` workgroups, 128x256x32
       where the second factor's memory follows N, else 256x128x32 where the
       first factor's follows M (64x64 per subgroup), else 128x128x64 (32x64
       per subgroup); otherwise 64x64x32 with 32x16.
@@ -276,6 +281,11 @@ def GpuLaunchBoolsAsBytesPass
     `gpu.launch_func` is passed through an `unrealized_conversion_cast` to
     `memref<...xi8>` (same descriptor once lowered, folded by
     `reconcile-unrealized-casts`), so its byte size is its element count.
+    Also the other way: an operand that is an `unrealized_conversion_cast`
+    of an integer or float buffer to a view with vector elements of the same
+    size in bytes (the wide staging of `plaidml-gpu-stage-contraction`,
+    whose kernels read the buffer as `vector<4xi32>` or `vector<4xf32>`) is
+    replaced by the buffer itself, which `gpu-to-llvm` can size.
   }];
 }
 
