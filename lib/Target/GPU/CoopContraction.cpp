@@ -1,5 +1,4 @@
-//===- CoopContraction.cpp - Cooperative-matrix GEMM kernels
-//---------------===//
+//===- CoopContraction.cpp - Cooperative-matrix GEMM kernels --------------===//
 //
 // The choice and the kernel behind plaidml.gpu.coop_tile
 // (docs/GpuKernels.md, "Cooperative matrices"): f16 factors summed in f32,
@@ -207,11 +206,14 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   // load and one 128-bit store per chunk (the H200: 4096^3 0.73 -> 0.51
   // ms, docs/Performance.md). The launch then passes the buffer itself
   // (plaidml-gpu-launch-bools-as-bytes).
-  for (int side = 0; side < 2; ++side)
-    if (affine::AffineLoadOp load = canStageWide(
-            nest.halfFactor[side], side, rows[side], coop.tk, kWideChunk))
-      viewWide(load, side, kWideChunk, VectorType::get({4}, b.getI32Type()));
+  // Only where every invocation copies whole chunks of 8 (a tile that
+  // copies chunks of 4 evenly may not: 32x16 halves over 128 invocations).
   int64_t invocations = coopInvocations(coop);
+  for (int side = 0; side < 2; ++side)
+    if ((rows[side] * coop.tk) % (kWideChunk * invocations) == 0)
+      if (affine::AffineLoadOp load = canStageWide(
+              nest.halfFactor[side], side, rows[side], coop.tk, kWideChunk))
+        viewWide(load, side, kWideChunk, VectorType::get({4}, b.getI32Type()));
   auto launch = createLaunch(llvm::divideCeil(nest.n, coop.tn),
                              llvm::divideCeil(nest.m, coop.tm), invocations);
   elementType = nest.halfFactor[0].getType();

@@ -957,12 +957,32 @@ mlir::plaidml::detail::wideFactorLoad(const StagedNest &nest, Value factor,
     return {};
   bool alongK = side == 0 ? nest.aAlongK : nest.bAlongK;
   ArrayRef<unsigned> dims = side == 0 ? nest.mDims : nest.nDims;
-  auto last = cast<AffineDimExpr>(map.getResults().back());
-  IndexOf of = classifyIndex(nest, load.getMapOperands()[last.getPosition()]);
+  ValueRange operands = load.getMapOperands();
+  auto operandOf = [&](AffineExpr e) {
+    return operands[cast<AffineDimExpr>(e).getPosition()];
+  };
+  Value chunkIndex = operandOf(map.getResults().back());
+  IndexOf of = classifyIndex(nest, chunkIndex);
   if (alongK ? nest.chain.size() != 1 || of.chainPos != 0 ||
                    nest.kLowerBounds[0] % chunk
              : dims.size() != 1 || of.parDim != static_cast<int64_t>(dims[0]))
     return {};
+  // Every other index is one the kernel maps (the factor's own parallel
+  // dimensions, the batch, the reduction chain) or a value from outside
+  // the nest, and none is the chunks' index: B[k, n, n] (a diagonal) reads
+  // one element per n, not 4 adjacent ones.
+  for (AffineExpr e : map.getResults().drop_back()) {
+    Value v = operandOf(e);
+    if (v == chunkIndex)
+      return {};
+    IndexOf other = classifyIndex(nest, v);
+    bool mapped = other.chainPos >= 0 ||
+                  (other.parDim >= 0 &&
+                   (llvm::is_contained(dims, other.parDim) ||
+                    llvm::is_contained(nest.batchDims, other.parDim)));
+    if (!mapped && nest.par->isAncestor(v.getParentRegion()->getParentOp()))
+      return {};
+  }
   return load;
 }
 

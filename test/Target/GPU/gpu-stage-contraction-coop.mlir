@@ -209,6 +209,33 @@ func.func @wide(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x1
 
 // -----
 
+// A tile (given by hand) whose staged tiles split into whole chunks of 4
+// per invocation but not of 8: 32 x 16 halves over 4 subgroups (128
+// invocations) is 4 halves each. No wide view (it would copy no chunk at
+// all); chunks of 4, as vector<4xf16>.
+// CHECK-LABEL: func.func @narrow_chunks
+// CHECK-NOT:   vector<4xi32>
+// CHECK:       memref.alloc() : memref<{{.*}}xvector<4xf16>, 3>
+// CHECK-NOT:   vector<4xi32>
+func.func @narrow_chunks(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 32, 32, 16, 16, 16>}
+  return
+}
+
+// -----
+
 // Wide staging of transposed factors: A [k][m] (rows of 64 + 8 halves, 9
 // chunks), B [n][k] (rows of 32 + 8, 5 chunks), both read column-major.
 // CHECK-LABEL: func.func @wide_t

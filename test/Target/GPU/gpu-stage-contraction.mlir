@@ -143,6 +143,30 @@ func.func @vectors_t(%a: memref<64x128xf32>, %b: memref<128x64xf32>, %c: memref<
 
 // -----
 
+// B read along a diagonal, B[k, n, n]: the chunks' index n addresses two
+// dimensions, so 4 adjacent n are not 4 adjacent elements; no view (each
+// element its own load).
+// CHECK-LABEL: func.func @vectors_diagonal
+// CHECK-NOT:   builtin.unrealized_conversion_cast
+// CHECK:       gpu.launch
+// CHECK:         memref.load %arg1[%{{.*}}, %[[N:.*]], %[[N]]] : memref<64x128x128xf32>
+func.func @vectors_diagonal(%a: memref<128x64xf32>, %b: memref<64x128x128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 128) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x64xf32>
+      %y = affine.load %b[%k, %n, %n] : memref<64x128x128xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x128xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 64, 64, 16, 4, 4>}
+  return
+}
+
+// -----
+
 // A padded window: the guard, on the input's indices only, decides whether
 // the element is loaded at all; K = 3 x 3 x 4 = 36 is delinearized into
 // the window and the channel. Divisible edges need no guard on the store.
