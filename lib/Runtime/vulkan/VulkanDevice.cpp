@@ -782,9 +782,16 @@ Status VulkanDevice::Impl::init() {
   executableInfo.sType =
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
   const char *statsEnv = std::getenv("PLAIDML_VULKAN_PIPELINE_STATS");
-  if (statsEnv && *statsEnv && std::string(statsEnv) != "0" &&
-      vk.extensions[info.index].count(
-          VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+  bool wantStats = statsEnv && *statsEnv && std::string(statsEnv) != "0";
+  bool haveStats = vk.extensions[info.index].count(
+      VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  if (wantStats && !haveStats)
+    std::fprintf(stderr,
+                 "%s: PLAIDML_VULKAN_PIPELINE_STATS: no statistics (the "
+                 "device does not offer %s)\n",
+                 label.c_str(),
+                 VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  if (wantStats && haveStats) {
     extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     executableInfo.pipelineExecutableInfo = VK_TRUE;
     executableInfo.pNext = enabled.core.pNext;

@@ -20,8 +20,8 @@ namespace plaidml::rt::detail {
 Status checkSpirv(const std::vector<uint32_t> &words, const std::string &entry);
 
 /// Prints the driver's statistics of `pipeline`'s executables to stderr, one
-/// line per executable (PLAIDML_VULKAN_PIPELINE_STATS), or a line saying
-/// that the device offers none (no VK_KHR_pipeline_executable_properties).
+/// line per executable (PLAIDML_VULKAN_PIPELINE_STATS; the device must have
+/// been created with VK_KHR_pipeline_executable_properties).
 void printPipelineStatistics(PFN_vkGetInstanceProcAddr getInstanceProcAddr,
                              VkInstance instance, VkDevice device,
                              VkPipeline pipeline, const std::string &entry);

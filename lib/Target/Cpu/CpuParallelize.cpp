@@ -178,12 +178,14 @@ static unsigned getParallelDims(AffineParallelOp loop, unsigned threads) {
   // Then the evenest split among the outer dimensions from there, the
   // first that is even enough.
   unsigned best = keep;
-  for (unsigned more = keep; more < numDims; ++more) {
+  double bestSplit = imbalance(getTripCount(loop, keep));
+  for (unsigned more = keep; more < numDims && bestSplit > kMaxImbalance;
+       ++more) {
     double split = imbalance(getTripCount(loop, more));
-    if (split < imbalance(getTripCount(loop, best)))
+    if (split < bestSplit) {
       best = more;
-    if (split <= kMaxImbalance)
-      break;
+      bestSplit = split;
+    }
   }
   return best;
 }
