@@ -25,7 +25,7 @@
 // FULL-NEXT:   func.func(
 // FULL-NEXT:     plaidml-erase-zero-size-buffers,
 // FULL-NEXT:     plaidml-fuse-elementwise,
-// FULL-NEXT:     plaidml-cpu-configure{block-bytes=65536 remarks=false vector-bits=0}
+// FULL-NEXT:     plaidml-cpu-configure{block-bytes=65536 chunk-bytes=16384 remarks=false vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
 // FULL-NEXT:   ),
 // FULL-NEXT:   plaidml-cpu-split-prepare,
@@ -35,7 +35,7 @@
 // LOWER-NEXT:  func.func(
 // LOWER-NEXT:    plaidml-erase-zero-size-buffers,
 // LOWER-NEXT:    plaidml-fuse-elementwise,
-// LOWER-NEXT:    plaidml-cpu-configure{block-bytes=262144 remarks=false vector-bits=0},
+// LOWER-NEXT:    plaidml-cpu-configure{block-bytes=262144 chunk-bytes=16384 remarks=false vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions
 // LOWER-NEXT:  ),
 // LOWER-NEXT:  plaidml-cpu-split-prepare,

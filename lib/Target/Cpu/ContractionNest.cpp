@@ -318,7 +318,7 @@ bool cpu::isPackable(const ContractionNest &nest, affine::AffineLoadOp load) {
 
 CpuScheduleAttr Schedule::toAttr(MLIRContext *ctx) const {
   return CpuScheduleAttr::get(ctx, lanes, rows, vectors, panelsPerBlock, pack,
-                              unrollInner);
+                              unrollInner, reductionChunk);
 }
 
 std::optional<Schedule> Schedule::fromAttr(Attribute attr) {
@@ -332,5 +332,6 @@ std::optional<Schedule> Schedule::fromAttr(Attribute attr) {
   schedule.panelsPerBlock = typed.getPanelsPerBlock();
   schedule.pack = typed.getPack();
   schedule.unrollInner = typed.getUnrollInner();
+  schedule.reductionChunk = typed.getReductionChunk();
   return schedule;
 }

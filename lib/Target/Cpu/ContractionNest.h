@@ -109,6 +109,11 @@ struct Schedule {
   bool pack = false;
   /// Whether the innermost reduction loop is unrolled into the block.
   bool unrollInner = false;
+  /// Iterations of the innermost reduction loop per chunk, or 0: the
+  /// reduction runs in chunks, each over all the row blocks of a column
+  /// panel (its slice of packed data stays in the L1 cache), the partial
+  /// sums in a scratch buffer between chunks.
+  int64_t reductionChunk = 0;
 
   static constexpr StringLiteral attrName = kCpuScheduleAttrName;
   CpuScheduleAttr toAttr(MLIRContext *ctx) const;

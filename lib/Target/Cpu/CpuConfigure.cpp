@@ -84,6 +84,10 @@ LoadCounts countLoads(const ContractionNest &nest) {
   return counts;
 }
 
+/// The fewest reduction points a chunk may have: fewer, and loading and
+/// storing the accumulators between chunks costs more than it saves.
+constexpr int64_t kMinChunkPoints = 32;
+
 /// Cycles from an FMA to the next FMA that adds to its result (4 on the
 /// x86 cores of the last decade, 4 or so on Arm's).
 constexpr double kFmaLatency = 4;
@@ -152,6 +156,12 @@ struct CpuConfigurePass
           << static_cast<int64_t>(blockBytes);
       return signalPassFailure();
     }
+    if (chunkBytes < 0) {
+      getOperation().emitError()
+          << "plaidml-cpu-configure: chunk-bytes must be at least 0, not "
+          << static_cast<int64_t>(chunkBytes);
+      return signalPassFailure();
+    }
     unsigned bits = vectorBits;
     if (bits == 0) {
       TargetAttr attr = getTargetOrDefault(getOperation());
@@ -195,11 +205,16 @@ struct CpuConfigurePass
                                 schedule->rows / rowExtent, rowExtent);
         parallel.emitRemark() << llvm::formatv(
             "CPU schedule: {0}{6} x {1} vectors of {2}, {3} panels per "
-            "block{4}{5}",
+            "block{4}{5}{7}",
             schedule->rows, schedule->vectors, schedule->lanes,
             schedule->panelsPerBlock, schedule->pack ? ", packed" : "",
             schedule->unrollInner ? ", inner reduction loop unrolled" : "",
-            group);
+            group,
+            schedule->reductionChunk
+                ? llvm::formatv(", reduction in chunks of {0}",
+                                schedule->reductionChunk)
+                      .str()
+                : std::string());
       }
     }
   }
@@ -256,6 +271,31 @@ struct CpuConfigurePass
     int64_t outerExtent = nest.outerRowDim && loads.both == 0
                               ? nest.extent(*nest.outerRowDim)
                               : 1;
+    // A panel of packable data larger than a cache block streams from
+    // further away for each row block that reads it, unless the reduction
+    // runs in chunks whose slice of the panel (`chunk-bytes`) each row
+    // block reads from the L1 cache: the innermost reduction loop in
+    // chunks, the partial sums stored and loaded again between them.
+    int64_t rowPoints = 1;
+    for (unsigned i = 0, e = nest.lowerBounds.size(); i < e; ++i)
+      if (i != nest.vectorDim)
+        rowPoints *= nest.extent(i);
+    affine::AffineForOp innerLoop = nest.loops.back();
+    int64_t innerTrips =
+        innerLoop.getConstantUpperBound() - innerLoop.getConstantLowerBound();
+    int64_t outerPoints = nest.reductionPoints() / innerTrips;
+    // The chunk (iterations of the innermost loop) for `vectors`, or 0.
+    auto chooseChunk = [&](int64_t vectors, int64_t rows) -> int64_t {
+      if (packable == 0 || loads.unrollTrips || rowPoints <= rows ||
+          chunkBytes <= 0)
+        return 0;
+      int64_t pointBytes = panelBytes(vectors) / nest.reductionPoints();
+      for (int64_t chunk = innerTrips / 2; chunk >= 1; --chunk)
+        if (innerTrips % chunk == 0 &&
+            outerPoints * chunk * pointBytes <= chunkBytes)
+          return outerPoints * chunk >= kMinChunkPoints ? chunk : 0;
+      return 0;
+    };
     std::optional<double> bestCost;
     for (int64_t vectors = minVectors;
          vectors <= std::min<int64_t>(4, fullVectors); ++vectors) {
@@ -279,16 +319,20 @@ struct CpuConfigurePass
                                       fullVectors, rows, vectors)
                           : outerExtent * totalCost(loads, rowExtent,
                                                     fullVectors, rows, vectors);
-        // A panel of packable data larger than a cache block streams from
-        // further away.
-        if (packable > 0 && panelBytes(vectors) > blockBytes)
-          cost *= 1.25;
+        int64_t chunk = 0;
+        if (packable > 0 && panelBytes(vectors) > blockBytes) {
+          // Each chunk loads and stores the block's accumulators: about
+          // two steps' worth of memory operations.
+          chunk = chooseChunk(vectors, rows);
+          cost *= chunk ? 1 + 2.0 / (outerPoints * chunk) : 1.25;
+        }
         // Cheapest first; among equals the larger block (fewer loop trips).
         if (!bestCost || cost < *bestCost ||
             (cost == *bestCost && rows * vectors > best.rows * best.vectors)) {
           bestCost = cost;
           best.rows = rows;
           best.vectors = vectors;
+          best.reductionChunk = chunk;
         }
       }
     }

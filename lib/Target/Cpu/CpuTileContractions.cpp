@@ -63,6 +63,13 @@ bool readsParameter(affine::AffineLoadOp load) {
          func.getArgAttr(arg.getArgNumber(), kParamAttrName);
 }
 
+/// Which part of a reduction `Generator::emitBlock` generates: all of it
+/// (`Whole`), or, for a schedule with a reduction chunk, the prologue's
+/// initial values stored into the scratch buffer (`Init`), one chunk of the
+/// reduction from and back to the scratch buffer (`Chunk`), or the
+/// epilogue of the scratch buffer's sums and the store (`Final`).
+enum class Part { Whole, Init, Chunk, Final };
+
 class Generator {
 public:
   Generator(const ContractionNest &nest, const Schedule &schedule)
@@ -92,9 +99,20 @@ private:
                        int64_t rowOffset, int64_t vecOffset);
 
   /// The register block of `rows` x `vectors` at the indices `frame` gives
-  /// (the row index is the first row, the vector index the first column).
+  /// (the row index is the first row, the vector index the first column):
+  /// the part `part` of its reduction; `chunk` (an expression of `frame`)
+  /// is the chunk of a `Part::Chunk`.
   void emitBlock(Frame frame, int64_t rows, int64_t vectors,
-                 const DenseMap<Operation *, Packed> &packed);
+                 const DenseMap<Operation *, Packed> &packed,
+                 Part part = Part::Whole, AffineExpr chunk = {});
+  /// The map of `frame` addressing the scratch buffer (one accumulator per
+  /// point of the parallel indices) at row `i` and column `col` of a block.
+  AffineMap scratchMap(const Frame &frame, int64_t i, int64_t col);
+  /// The full column panels of a schedule with a reduction chunk, in the
+  /// cache block `block`: per panel, the initial values, the chunks (each
+  /// over every row block of the panel) and the epilogue.
+  void emitChunkedPanels(Frame &frame, AffineExpr block, int64_t panels,
+                         const DenseMap<Operation *, Packed> &packed);
   /// Copies every packable load's data of the cache block `block` (an
   /// expression of `frame`) into a new buffer; a parameter's data, all of
   /// its panels, into a buffer made once at the top of the function.
@@ -123,6 +141,9 @@ private:
 
   const ContractionNest &nest;
   const Schedule &schedule;
+  /// The partial sums between reduction chunks, shaped like the parallel
+  /// indices' ranges (null without a reduction chunk).
+  Value scratch;
   OpBuilder b;
   Location loc;
   MLIRContext *ctx;
@@ -264,13 +285,23 @@ affine::AffineForOp Generator::emitCopy(Frame frame, affine::AffineLoadOp load,
   b.setInsertionPointToStart(panelLoop.getBody());
   AffineExpr p = frame.addOperand(panelLoop.getInductionVar(), ctx);
   SmallVector<AffineExpr> storeIndices{p};
+  // With a reduction chunk: buffer[p, chunk, r - lb..., r_inner in chunk,
+  // l], so that a chunk's slice of a panel is contiguous.
+  int64_t chunk = schedule.reductionChunk;
+  if (chunk)
+    storeIndices.push_back(cst(0)); // set below
   for (affine::AffineForOp loop : nest.loops) {
     auto copyLoop = affine::AffineForOp::create(
         b, loc, loop.getConstantLowerBound(), loop.getConstantUpperBound());
     b.setInsertionPointToStart(copyLoop.getBody());
     AffineExpr r = frame.addOperand(copyLoop.getInductionVar(), ctx);
     frame.exprOf[loop.getInductionVar()] = r;
-    storeIndices.push_back(r - loop.getConstantLowerBound());
+    AffineExpr point = r - loop.getConstantLowerBound();
+    if (chunk && loop == nest.loops.back()) {
+      storeIndices[1] = point.floorDiv(chunk);
+      point = point % chunk;
+    }
+    storeIndices.push_back(point);
   }
   auto laneLoop = affine::AffineForOp::create(b, loc, 0, width, schedule.lanes);
   b.setInsertionPointToStart(laneLoop.getBody());
@@ -300,9 +331,16 @@ Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
       continue;
     bool whole = readsParameter(load);
     SmallVector<int64_t> shape{whole ? panels : perBlock};
-    for (affine::AffineForOp loop : nest.loops)
-      shape.push_back(loop.getConstantUpperBound() -
-                      loop.getConstantLowerBound());
+    int64_t chunk = schedule.reductionChunk;
+    for (affine::AffineForOp loop : nest.loops) {
+      int64_t trips =
+          loop.getConstantUpperBound() - loop.getConstantLowerBound();
+      if (chunk && loop == nest.loops.back()) {
+        shape.insert(shape.begin() + 1, trips / chunk);
+        trips = chunk;
+      }
+      shape.push_back(trips);
+    }
     shape.push_back(panelWidth());
     auto type = MemRefType::get(shape, load.getMemRefType().getElementType());
     if (!whole) {
@@ -335,9 +373,21 @@ Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
   return packed;
 }
 
+AffineMap Generator::scratchMap(const Frame &frame, int64_t i, int64_t col) {
+  SmallVector<AffineExpr> results;
+  for (auto [pos, lower] : llvm::enumerate(nest.lowerBounds))
+    results.push_back(getAffineDimExpr(pos, ctx) - lower);
+  AffineMap map = AffineMap::get(nest.lowerBounds.size(), 0, results, ctx);
+  return rewriteMap(frame, map, nest.parallel.getIVs(), i, col);
+}
+
 void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
-                          const DenseMap<Operation *, Packed> &packed) {
+                          const DenseMap<Operation *, Packed> &packed,
+                          Part part, AffineExpr chunk) {
   int64_t lanes = schedule.lanes;
+  // In a chunk, the innermost reduction loop's index within the chunk (an
+  // expression of the loops' frame).
+  AffineExpr innerPoint;
   // Instances of each nest value: one per row it depends on times one per
   // vector it depends on.
   DenseMap<Value, SmallVector<Value>> instances;
@@ -406,12 +456,21 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
         for (int64_t j = 0; j < nv; ++j) {
           if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
             if (auto it = packed.find(op); it != packed.end()) {
-              // buffer[panel, r - lb..., j * lanes]
+              // buffer[panel, r - lb..., j * lanes], or with a reduction
+              // chunk buffer[panel, chunk, r - lb..., r_inner in chunk,
+              // j * lanes]
               SmallVector<AffineExpr> indices{it->second.panel};
-              for (affine::AffineForOp loop : nest.loops)
+              if (schedule.reductionChunk)
+                indices.push_back(chunk);
+              for (affine::AffineForOp loop : nest.loops) {
+                if (schedule.reductionChunk && loop == nest.loops.back()) {
+                  indices.push_back(innerPoint);
+                  continue;
+                }
                 indices.push_back(
                     current->exprOf.lookup(loop.getInductionVar()) -
                     loop.getConstantLowerBound());
+              }
               indices.push_back(cst(j * lanes));
               out.push_back(affine::AffineVectorLoadOp::create(
                   b, loc, vectorOf(load.getType()), it->second.buffer,
@@ -453,26 +512,53 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
 
   emitOps(nest.prologue);
 
-  // The reduction loops, carrying rows x vectors accumulators.
+  // The accumulators: the initial values, or the partial sums of the
+  // chunks before.
   affine::AffineForOp outer = nest.loops.front();
   SmallVector<Value> accs;
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < vectors; ++j)
-      accs.push_back(getVector(outer.getInits()[0], i, j));
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < vectors; ++j) {
+      if (part == Part::Whole || part == Part::Init)
+        accs.push_back(getVector(outer.getInits()[0], i, j));
+      else
+        accs.push_back(affine::AffineVectorLoadOp::create(
+            b, loc, vectorOf(nest.accType), scratch,
+            scratchMap(frame, i, j * lanes), frame.operands));
+    }
+  }
+  auto storeScratch = [&]() {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < vectors; ++j)
+        affine::AffineVectorStoreOp::create(
+            b, loc, accs[i * vectors + j], scratch,
+            scratchMap(frame, i, j * lanes), frame.operands);
+  };
+  if (part == Part::Init)
+    return storeScratch();
+
+  // The reduction loops, carrying rows x vectors accumulators.
   // The innermost loop is unrolled when the schedule says so: its copies
   // read overlapping windows (a row index plus the loop's index), which
-  // LLVM then loads once.
+  // LLVM then loads once. In a chunk it runs over the chunk's iterations.
   SmallVector<affine::AffineForOp> loops;
-  {
+  if (part != Part::Final) {
     OpBuilder::InsertionGuard guard(b);
     for (affine::AffineForOp loop : nest.loops) {
       if (schedule.unrollInner && loop == nest.loops.back())
         break;
-      auto newLoop =
-          affine::AffineForOp::create(b, loc, loop.getConstantLowerBound(),
-                                      loop.getConstantUpperBound(), 1, accs);
-      loopFrame.exprOf[loop.getInductionVar()] =
-          loopFrame.addOperand(newLoop.getInductionVar(), ctx);
+      bool chunked = part == Part::Chunk && loop == nest.loops.back();
+      int64_t lower = loop.getConstantLowerBound();
+      auto newLoop = affine::AffineForOp::create(
+          b, loc, chunked ? 0 : lower,
+          chunked ? schedule.reductionChunk : loop.getConstantUpperBound(), 1,
+          accs);
+      AffineExpr iv = loopFrame.addOperand(newLoop.getInductionVar(), ctx);
+      loopFrame.exprOf[loop.getInductionVar()] = iv;
+      if (chunked) {
+        innerPoint = iv;
+        loopFrame.exprOf[loop.getInductionVar()] =
+            chunk * schedule.reductionChunk + iv + lower;
+      }
       instances[loop.getRegionIterArgs()[0]] =
           SmallVector<Value>(newLoop.getRegionIterArgs());
       accs = SmallVector<Value>(newLoop.getRegionIterArgs());
@@ -506,6 +592,8 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
       b.setInsertionPointAfter(loop);
     }
   }
+  if (part == Part::Chunk)
+    return storeScratch();
   instances[outer.getResult(0)] = accs;
 
   emitOps(nest.epilogue);
@@ -542,6 +630,53 @@ void Generator::emitScalarColumns(int64_t from) {
     b.clone(op, mapping);
 }
 
+void Generator::emitChunkedPanels(Frame &frame, AffineExpr block,
+                                  int64_t panels,
+                                  const DenseMap<Operation *, Packed> &packed) {
+  // for p < min(perBlock, panels - block * perBlock):
+  //   every row block: scratch = initial values
+  //   for chunk c: every row block: scratch += chunk c of the reduction
+  //   every row block: out = epilogue(scratch)
+  OpBuilder::InsertionGuard guard(b);
+  int64_t perBlock = schedule.panelsPerBlock, width = panelWidth();
+  AffineMap upper =
+      AffineMap::get(frame.operands.size(), 0,
+                     {cst(perBlock), cst(panels) - block * perBlock}, ctx);
+  auto panelLoop = affine::AffineForOp::create(b, loc, ValueRange{},
+                                               b.getConstantAffineMap(0),
+                                               frame.operands, upper, 1);
+  b.setInsertionPointToStart(panelLoop.getBody());
+  Frame panelFrame = frame;
+  AffineExpr p = panelFrame.addOperand(panelLoop.getInductionVar(), ctx);
+  panelFrame.exprOf[nest.parallel.getIVs()[nest.vectorDim]] =
+      (block * perBlock + p) * width + nest.lowerBounds[nest.vectorDim];
+  DenseMap<Operation *, Packed> here = packed;
+  for (auto &entry : here)
+    entry.second.panel = entry.second.whole ? block * perBlock + p : p;
+
+  auto emitPart = [&](Part part, bool chunks) {
+    OpBuilder::InsertionGuard inner(b);
+    Frame partFrame = panelFrame;
+    AffineExpr chunk;
+    if (chunks) {
+      affine::AffineForOp loop = nest.loops.back();
+      int64_t trips =
+          loop.getConstantUpperBound() - loop.getConstantLowerBound();
+      auto chunkLoop = affine::AffineForOp::create(
+          b, loc, 0, trips / schedule.reductionChunk);
+      b.setInsertionPointToStart(chunkLoop.getBody());
+      chunk = partFrame.addOperand(chunkLoop.getInductionVar(), ctx);
+    }
+    emitOtherLoops(partFrame);
+    emitRows(partFrame, [&](Frame &rowFrame, int64_t rows) {
+      emitBlock(rowFrame, rows, schedule.vectors, here, part, chunk);
+    });
+  };
+  emitPart(Part::Init, false);
+  emitPart(Part::Chunk, true);
+  emitPart(Part::Final, false);
+}
+
 void Generator::run() {
   int64_t lanes = schedule.lanes, width = panelWidth();
   int64_t vecLower = nest.lowerBounds[nest.vectorDim];
@@ -549,6 +684,20 @@ void Generator::run() {
   int64_t panels = fullVectors / schedule.vectors;
   int64_t tailVectors = fullVectors % schedule.vectors;
   Value vecIV = nest.parallel.getIVs()[nest.vectorDim];
+
+  // The scratch buffer of the partial sums between reduction chunks, a
+  // temporary of the function (plaidml-cpu-plan-workspace places it).
+  if (schedule.reductionChunk && panels > 0) {
+    SmallVector<int64_t> shape;
+    for (unsigned i = 0, e = nest.lowerBounds.size(); i < e; ++i)
+      shape.push_back(nest.extent(i));
+    scratch =
+        memref::AllocOp::create(b, loc, MemRefType::get(shape, nest.accType),
+                                ValueRange{}, b.getI64IntegerAttr(64));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(nest.parallel);
+    memref::DeallocOp::create(b, loc, scratch);
+  }
 
   // Full panels, in cache blocks; blocks run in parallel.
   if (panels > 0) {
@@ -563,7 +712,10 @@ void Generator::run() {
     int64_t otherPoints = 1;
     for (unsigned i : others)
       otherPoints *= nest.extent(i);
-    bool spread = otherPoints > 1 && (blocks == 1 || !packsPerBlock());
+    // Chunked, each block runs its chunks over all of the other indices, so
+    // they stay out of the parallel loop.
+    bool spread = otherPoints > 1 && (blocks == 1 || !packsPerBlock()) &&
+                  !schedule.reductionChunk;
     SmallVector<AffineMap> lbMaps{AffineMap::getConstantMap(0, ctx)};
     SmallVector<AffineMap> ubMaps{AffineMap::getConstantMap(blocks, ctx)};
     if (spread) {
@@ -588,7 +740,9 @@ void Generator::run() {
     DenseMap<Operation *, Packed> packed;
     if (schedule.pack)
       packed = emitPacking(frame, block, panels);
-    {
+    if (schedule.reductionChunk) {
+      emitChunkedPanels(frame, block, panels, packed);
+    } else {
       OpBuilder::InsertionGuard loops(b);
       if (!spread)
         emitOtherLoops(frame);
@@ -667,6 +821,22 @@ struct CpuTileContractionsPass
                     ? ", and are not whole rows of it"
                     : ", and no outer row dimension can take them");
         return signalPassFailure();
+      }
+      if (int64_t chunk = schedule->reductionChunk) {
+        affine::AffineForOp inner = nest->loops.back();
+        int64_t trips =
+            inner.getConstantUpperBound() - inner.getConstantLowerBound();
+        if (schedule->unrollInner || trips % chunk != 0) {
+          parallel.emitError()
+              << "plaidml-cpu-tile-contractions: cannot follow the "
+                 "plaidml.cpu.schedule here: a reduction chunk of "
+              << chunk << " iterations "
+              << (schedule->unrollInner
+                      ? "with the innermost reduction loop unrolled"
+                      : "does not divide the innermost reduction loop's " +
+                            std::to_string(trips));
+          return signalPassFailure();
+        }
       }
       Generator(*nest, *schedule).run();
     }

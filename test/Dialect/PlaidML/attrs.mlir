@@ -16,6 +16,11 @@ module attributes {plaidml.target = #plaidml.target<device = vulkan,
     affine.parallel (%i) = (0) to (4) {
     } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 14,
         vectors = 2, panels_per_block = 4, pack = true, unroll_inner = false>}
+    // CHECK: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 4, vectors = 3, panels_per_block = 1, pack = true, unroll_inner = false, reduction_chunk = 16>
+    affine.parallel (%i) = (0) to (4) {
+    } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 4,
+        vectors = 3, panels_per_block = 1, pack = true, unroll_inner = false,
+        reduction_chunk = 16>}
     // CHECK: plaidml.gpu.workgroup_size = array<i64: 2, 2>
     affine.parallel (%i, %j) = (0, 0) to (4, 4) {
     } {plaidml.gpu.workgroup_size = array<i64: 2, 2>}

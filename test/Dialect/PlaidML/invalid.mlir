@@ -67,6 +67,17 @@ func.func @schedule_zero() {
 
 // -----
 
+func.func @schedule_negative_chunk() {
+  affine.parallel (%i) = (0) to (4) {
+  // expected-error @+1 {{cpu_schedule 'reduction_chunk' must be at least 0, not -1}}
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 1,
+      vectors = 2, panels_per_block = 4, pack = true, unroll_inner = false,
+      reduction_chunk = -1>}
+  return
+}
+
+// -----
+
 func.func @workgroup_rank() {
   // expected-error @+1 {{'plaidml.gpu.workgroup_size' has 1 sizes for a loop of 2 dimensions}}
   affine.parallel (%i, %j) = (0, 0) to (4, 4) {

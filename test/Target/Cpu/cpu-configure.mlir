@@ -3,6 +3,9 @@
 // RUN: plaidml-opt %s -split-input-file -plaidml-cpu-configure="vector-bits=512 block-bytes=65536" 2>/dev/null | FileCheck %s --check-prefix=SMALL
 // RUN: not plaidml-opt %s -split-input-file -plaidml-cpu-configure="block-bytes=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: plaidml-cpu-configure: block-bytes must be at least 1, not 0
+// RUN: plaidml-opt %s -split-input-file -plaidml-cpu-configure="vector-bits=256 chunk-bytes=0" 2>/dev/null | FileCheck %s --check-prefix=NOCHUNK
+// RUN: not plaidml-opt %s -split-input-file -plaidml-cpu-configure="chunk-bytes=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: plaidml-cpu-configure: chunk-bytes must be at least 0, not -1
 
 // The schedules plaidml-cpu-configure chooses for the reduction nests of
 // the ABI form, and why it leaves the others alone.
@@ -304,6 +307,67 @@ func.func @wide_columns(%a: memref<3x256xf32>, %b: memref<256x32xf32>, %c: memre
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<3x32xf32>
+  }
+  return
+}
+
+// -----
+
+// A 3x3 convolution of 512 channels on a 7x7 map: a filter panel is 4608
+// reduction points long (442 KiB for 3 vectors of 8), larger than a cache
+// block, and each row block would read it from the L2 cache. The
+// reduction runs in chunks of the channel loop whose slice of a panel
+// fits chunk-bytes (16 KiB: 9 x 16 points of 3 x 8 floats with AVX2, 9 x
+// 8 of 2 x 16 with AVX-512), which lets the block be 4 x 3 vectors rather
+// than 7 x 1 (a vector load for every 7 FMAs, not 3 for 12); without
+// chunks (chunk-bytes=0) the 7 x 1 block whose panel fits.
+// CHECK-LABEL: func.func @conv_chunks
+// CHECK: reduction_chunk = 8>
+// AVX2-LABEL: func.func @conv_chunks
+// AVX2: #plaidml.cpu_schedule<lanes = 8, rows = 4, vectors = 3, panels_per_block = 1, pack = true, unroll_inner = false, reduction_chunk = 16>
+// NOCHUNK-LABEL: func.func @conv_chunks
+// NOCHUNK: #plaidml.cpu_schedule<lanes = 8, rows = 7, vectors = 1, panels_per_block = 1, pack = true, unroll_inner = false>
+func.func @conv_chunks(%i: memref<1x9x9x512xf32>, %k: memref<3x3x512x64xf32>, %o: memref<1x7x7x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule: 14 (2 outer rows of 7) x 2 vectors of 16, 1 panels per block, packed, reduction in chunks of 8}}
+  affine.parallel (%n, %h, %w, %c) = (0, 0, 0, 0) to (1, 7, 7, 64) {
+    %r = affine.for %kh = 0 to 3 iter_args(%a0 = %zero) -> (f32) {
+      %r1 = affine.for %kw = 0 to 3 iter_args(%a1 = %a0) -> (f32) {
+        %r2 = affine.for %ci = 0 to 512 iter_args(%a2 = %a1) -> (f32) {
+          %x = affine.load %i[%n, %h + %kh, %w + %kw, %ci] : memref<1x9x9x512xf32>
+          %y = affine.load %k[%kh, %kw, %ci, %c] : memref<3x3x512x64xf32>
+          %p = arith.mulf %x, %y : f32
+          %s = arith.addf %a2, %p : f32
+          affine.yield %s : f32
+        }
+        affine.yield %r2 : f32
+      }
+      affine.yield %r1 : f32
+    }
+    affine.store %r, %o[%n, %h, %w, %c] : memref<1x7x7x64xf32>
+  }
+  return
+}
+
+// -----
+
+// A GEMV reads each panel once (one row): no chunks, however long.
+// CHECK-LABEL: func.func @gemv_no_chunks
+// CHECK-NOT: reduction_chunk
+// AVX2-LABEL: func.func @gemv_no_chunks
+// AVX2-NOT: reduction_chunk
+func.func @gemv_no_chunks(%a: memref<1x4608xf32>, %b: memref<4608x64xf32>, %c: memref<1x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule: 1 x 4 vectors of 16, 1 panels per block}}
+  affine.parallel (%m, %n) = (0, 0) to (1, 64) {
+    %r = affine.for %k = 0 to 4608 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<1x4608xf32>
+      %y = affine.load %b[%k, %n] : memref<4608x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<1x64xf32>
   }
   return
 }

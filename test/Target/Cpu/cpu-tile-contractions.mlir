@@ -256,3 +256,96 @@ func.func @blocks_packed_param(%a: memref<5x3x4xf32>, %b: memref<4x64xf32> {plai
                              panels_per_block = 2, pack = true, unroll_inner = false>}
   return
 }
+
+// -----
+
+// A reduction in chunks of 4 of the innermost loop (ci, 8 iterations):
+// the packed filter is chunk-major (panel, chunk, kh, ci in chunk, lane),
+// the partial sums live in a scratch buffer shaped like the parallel
+// indices, and each block's panel gets three parts: the initial values
+// stored, the chunks (each over every h and row block), then the bias and
+// relu of the sums and the store. The blocks alone are parallel.
+// CHECK-LABEL: func.func @chunked
+// CHECK-SAME: (%[[A:.*]]: memref<3x6x8xf32>, %[[B:.*]]: memref<2x8x32xf32> {plaidml.param}, %[[BIAS:.*]]: memref<32xf32>, %[[C:.*]]: memref<2x5x32xf32>)
+// CHECK: %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64, plaidml.cpu.prepared} : memref<2x2x2x4x16xf32>
+// CHECK: affine.for %[[CP:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[CKH:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[CCI:.*]] = 0 to 8 {
+// CHECK-NEXT: affine.for %[[CL:.*]] = 0 to 16 step 8 {
+// CHECK-NEXT: %[[CV:.*]] = affine.vector_load %[[B]][%[[CKH]], %[[CCI]], %[[CP]] * 16 + %[[CL]]]
+// CHECK-NEXT: affine.vector_store %[[CV]], %[[PACK]][%[[CP]], %[[CCI]] floordiv 4, %[[CKH]], %[[CCI]] mod 4, %[[CL]]]
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x5x32xf32>
+// CHECK-NEXT: affine.parallel (%[[BLK:.*]]) = (0) to (2) {
+// CHECK-NEXT: affine.for %[[P:.*]] = 0 to min #{{.*}}(%[[BLK]]) {
+// The initial values:
+// CHECK-NEXT: affine.parallel (%[[H0:.*]]) = (0) to (2) {
+// CHECK-NEXT: affine.for %[[RB0:.*]] = 0 to 1 {
+// CHECK-NEXT: %[[INIT:.*]] = vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK-NEXT: affine.vector_store %[[INIT]], %[[SCRATCH]][%[[H0]], %[[RB0]] * 3, %[[BLK]] * 16 + %[[P]] * 16]
+// The chunks:
+// CHECK: affine.for %[[CH:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.parallel (%[[H:.*]]) = (0) to (2) {
+// CHECK-NEXT: affine.for %[[RB:.*]] = 0 to 1 {
+// CHECK-NEXT: %[[S0:.*]] = affine.vector_load %[[SCRATCH]][%[[H]], %[[RB]] * 3, %[[BLK]] * 16 + %[[P]] * 16] : memref<2x5x32xf32>, vector<8xf32>
+// CHECK: %[[R:.*]]:6 = affine.for %[[KH:.*]] = 0 to 2 iter_args(%{{.*}} = %[[S0]],
+// CHECK-NEXT: affine.for %[[T:.*]] = 0 to 4 iter_args(
+// CHECK-NEXT: affine.load %[[A]][%[[H]] + %[[KH]], %[[RB]] * 3, %[[CH]] * 4 + %[[T]]]
+// CHECK: affine.vector_load %[[PACK]][%[[BLK]] + %[[P]], %[[CH]], %[[KH]], %[[T]], 0] : memref<2x2x2x4x16xf32>, vector<8xf32>
+// CHECK: vector.fma
+// CHECK: affine.vector_store %[[R]]#0, %[[SCRATCH]][%[[H]], %[[RB]] * 3, %[[BLK]] * 16 + %[[P]] * 16]
+// The remainder rows 3 and 4 of the chunk:
+// CHECK: affine.vector_store %{{.*}}, %[[SCRATCH]][%[[H]], 4, %[[BLK]] * 16 + %[[P]] * 16 + 8]
+// The epilogue:
+// CHECK: affine.parallel (%[[H2:.*]]) = (0) to (2) {
+// CHECK-NEXT: affine.for %[[RB2:.*]] = 0 to 1 {
+// CHECK-NEXT: %[[F0:.*]] = affine.vector_load %[[SCRATCH]][%[[H2]], %[[RB2]] * 3, %[[BLK]] * 16 + %[[P]] * 16]
+// CHECK: %[[BV:.*]] = affine.vector_load %[[BIAS]][%[[BLK]] * 16 + %[[P]] * 16]
+// CHECK: arith.addf %[[F0]], %[[BV]] : vector<8xf32>
+// CHECK: arith.select
+// CHECK: affine.vector_store %{{.*}}, %[[C]][%[[H2]], %[[RB2]] * 3, %[[BLK]] * 16 + %[[P]] * 16]
+// CHECK: memref.dealloc %[[SCRATCH]]
+// CHECK-NOT: plaidml.cpu.schedule
+func.func @chunked(%a: memref<3x6x8xf32>, %b: memref<2x8x32xf32> {plaidml.param}, %bias: memref<32xf32>, %c: memref<2x5x32xf32>)
+    attributes {plaidml.entry} {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (2, 5, 32) {
+    %r = affine.for %kh = 0 to 2 iter_args(%acc0 = %zero) -> (f32) {
+      %r1 = affine.for %ci = 0 to 8 iter_args(%acc = %acc0) -> (f32) {
+        %x = affine.load %a[%h + %kh, %w, %ci] : memref<3x6x8xf32>
+        %y = affine.load %b[%kh, %ci, %n] : memref<2x8x32xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        affine.yield %s : f32
+      }
+      affine.yield %r1 : f32
+    }
+    %bv = affine.load %bias[%n] : memref<32xf32>
+    %t = arith.addf %r, %bv : f32
+    %neg = arith.cmpf olt, %t, %zero : f32
+    %relu = arith.select %neg, %zero, %t : f32
+    affine.store %relu, %c[%h, %w, %n] : memref<2x5x32xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 3, vectors = 2,
+                             panels_per_block = 1, pack = true, unroll_inner = false,
+                             reduction_chunk = 4>}
+  return
+}
+
+// -----
+
+func.func @chunk_not_dividing(%a: memref<5x8xf32>, %b: memref<8x16xf32>, %c: memref<5x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{a reduction chunk of 3 iterations does not divide the innermost reduction loop's 8}}
+  affine.parallel (%m, %n) = (0, 0) to (5, 16) {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<5x8xf32>
+      %y = affine.load %b[%k, %n] : memref<8x16xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<5x16xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 1, vectors = 1,
+                             panels_per_block = 1, pack = true, unroll_inner = false,
+                             reduction_chunk = 3>}
+  return
+}

@@ -134,7 +134,8 @@ StringRef mlir::plaidml::getDefaultCpu(DeviceKind device, StringRef triple) {
 LogicalResult
 CpuScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t lanes, int64_t rows, int64_t vectors,
-                        int64_t panelsPerBlock, bool pack, bool unrollInner) {
+                        int64_t panelsPerBlock, bool pack, bool unrollInner,
+                        int64_t reductionChunk) {
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"lanes", lanes},
                              {"rows", rows},
                              {"vectors", vectors},
@@ -142,6 +143,10 @@ CpuScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (value < 1)
       return emitError() << "cpu_schedule '" << name
                          << "' must be at least 1, not " << value;
+  if (reductionChunk < 0)
+    return emitError() << "cpu_schedule 'reduction_chunk' must be at least "
+                          "0, not "
+                       << reductionChunk;
   return success();
 }
 

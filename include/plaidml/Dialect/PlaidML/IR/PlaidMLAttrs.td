@@ -139,12 +139,17 @@ def PlaidML_CpuScheduleAttr : PlaidML_Attr<"CpuSchedule", "cpu_schedule"> {
     `lanes` elements per vector register, a register block of `rows` x
     `vectors` vectors, `panels_per_block` column panels per cache block,
     `pack`: packable operands copied into a contiguous buffer per block,
-    `unroll_inner`: the innermost reduction loop unrolled into the block.
-    Every count is at least 1.
+    `unroll_inner`: the innermost reduction loop unrolled into the block,
+    `reduction_chunk` (optional, 0 when absent): the innermost reduction
+    loop runs in chunks of that many iterations, each chunk over every row
+    block of a column panel before the next, the partial sums kept in a
+    scratch buffer (0: the whole reduction in registers at once). Every
+    count is at least 1; `reduction_chunk` at least 0.
   }];
   let parameters = (ins "int64_t":$lanes, "int64_t":$rows,
                         "int64_t":$vectors, "int64_t":$panels_per_block,
-                        "bool":$pack, "bool":$unroll_inner);
+                        "bool":$pack, "bool":$unroll_inner,
+                        DefaultValuedParameter<"int64_t", "0">:$reduction_chunk);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
