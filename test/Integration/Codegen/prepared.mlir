@@ -7,7 +7,8 @@
 // remainder vectors and columns) and a 3x3 convolution of 512 channels
 // with a bias and relu (its filter panels larger than a cache block: the
 // reduction runs in chunks, partial sums in a scratch buffer, the epilogue
-// after the last chunk). Each entry runs on the CPU
+// after the last chunk; with 64 channels and AVX-512, blocks of two
+// whole rows). Each entry runs on the CPU
 // three times on one invocation (the preparation runs once) and is checked
 // against the reference interpreter on the same random inputs; then with
 // two threads.
@@ -15,11 +16,12 @@
 // RUN: rm -rf %t && %python %S/compare_devices.py --plaidml-run plaidml-run \
 // RUN:   --program %s --work-dir %t --extra=--repeat --extra=3 \
 // RUN:   matmul conv3x3 conv1x1 depthwise shared conv_blocks conv_chunks \
+// RUN:   conv_chunks_rows \
 // RUN:   | FileCheck %s
 // RUN: rm -rf %t && %python %S/compare_devices.py --plaidml-run plaidml-run \
 // RUN:   --program %s --work-dir %t --extra=--threads --extra=2 \
 // RUN:   --extra=--repeat --extra=2 matmul conv3x3 conv1x1 shared conv_blocks \
-// RUN:   conv_chunks \
+// RUN:   conv_chunks conv_chunks_rows \
 // RUN:   | FileCheck %s --check-prefix=THREADS
 // CHECK: PASS matmul
 // CHECK: PASS conv3x3
@@ -28,12 +30,14 @@
 // CHECK: PASS shared
 // CHECK: PASS conv_blocks
 // CHECK: PASS conv_chunks
+// CHECK: PASS conv_chunks_rows
 // THREADS: PASS matmul
 // THREADS: PASS conv3x3
 // THREADS: PASS conv1x1
 // THREADS: PASS shared
 // THREADS: PASS conv_blocks
 // THREADS: PASS conv_chunks
+// THREADS: PASS conv_chunks_rows
 //
 // Every entry has a preparation that reads its parameters only.
 // RUN: plaidml-opt %s -plaidml-cpu-pipeline="cpu=x86-64 features=+avx2,+fma" \
@@ -130,4 +134,14 @@ func.func @conv_chunks(%i: tensor<1x9x9x512xf32>, %k: tensor<3x3x512x40xf32> {pl
   %s = tile.add %o, %bias : tensor<1x7x7x40xf32>, tensor<40xf32> -> tensor<1x7x7x40xf32>
   %r = tile.relu %s : tensor<1x7x7x40xf32>
   return %r : tensor<1x7x7x40xf32>
+}
+
+func.func @conv_chunks_rows(%i: tensor<1x9x9x512xf32>, %k: tensor<3x3x512x64xf32> {plaidml.param}) -> tensor<1x7x7x64xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %o = tile.contract add, mul, %zero, %i, %k {idxs = ["n", "h", "w", "co", "kh", "kw", "ci"],
+         sink = affine_map<(n, h, w, co, kh, kw, ci) -> (n, h, w, co)>,
+         srcs = [affine_map<(n, h, w, co, kh, kw, ci) -> (n, h + kh, w + kw, ci)>,
+                 affine_map<(n, h, w, co, kh, kw, ci) -> (kh, kw, ci, co)>]}
+       : tensor<f32>, tensor<1x9x9x512xf32>, tensor<3x3x512x64xf32> -> tensor<1x7x7x64xf32>
+  return %o : tensor<1x7x7x64xf32>
 }

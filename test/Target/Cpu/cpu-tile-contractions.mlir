@@ -349,3 +349,39 @@ func.func @chunk_not_dividing(%a: memref<5x8xf32>, %b: memref<8x16xf32>, %c: mem
                              reduction_chunk = 3>}
   return
 }
+
+// -----
+
+// Chunks (of 2 of the 4 k) with blocks of two whole rows of h: the partial
+// sums of row i of a block are at scratch[h + i / 3, i % 3], like its
+// output; the last h (4) is a block of its own.
+// CHECK-LABEL: func.func @chunked_outer_rows
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() {alignment = 64 : i64} : memref<5x3x16xf32>
+// The initial values, the last block's last:
+// CHECK: affine.vector_store %{{.*}}, %[[SCRATCH]][4, 2, %{{.*}}] : memref<5x3x16xf32>, vector<16xf32>
+// CHECK-NEXT: affine.for %[[CH:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[B:.*]] = 0 to 2 {
+// CHECK: affine.vector_load %[[SCRATCH]][%[[B]] * 2 + 1, 2, %{{.*}}] : memref<5x3x16xf32>, vector<16xf32>
+// CHECK: affine.for %[[T:.*]] = 0 to 2 iter_args(
+// CHECK-NEXT: affine.load %{{.*}}[%[[B]] * 2, 0, %[[CH]] * 2 + %[[T]]] : memref<5x3x4xf32>
+// CHECK: affine.load %{{.*}}[%[[B]] * 2 + 1, 2, %[[CH]] * 2 + %[[T]]] : memref<5x3x4xf32>
+// CHECK: affine.vector_store %{{.*}}, %[[SCRATCH]][%[[B]] * 2 + 1, 2, %{{.*}}] : memref<5x3x16xf32>, vector<16xf32>
+// CHECK: affine.vector_store %{{.*}}, %[[SCRATCH]][4, 2, %{{.*}}] : memref<5x3x16xf32>, vector<16xf32>
+// CHECK: affine.vector_store %{{.*}}, %{{.*}}[4, 2, %{{.*}}] : memref<5x3x16xf32>, vector<16xf32>
+// CHECK: memref.dealloc %[[SCRATCH]]
+func.func @chunked_outer_rows(%a: memref<5x3x4xf32>, %b: memref<4x16xf32>, %c: memref<5x3x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 3, 16) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x3x4xf32>
+      %y = affine.load %b[%k, %n] : memref<4x16xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x3x16xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 16, rows = 6, vectors = 1,
+                             panels_per_block = 1, pack = false, unroll_inner = false,
+                             reduction_chunk = 2>}
+  return
+}
