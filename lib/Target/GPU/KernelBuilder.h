@@ -128,6 +128,10 @@ private:
   /// Factor `side`'s elements this invocation copies for the step at k0.
   SmallVector<Value> loadShare(int side, Value k0, bool guardK);
   void storeShare(int side, ValueRange values);
+  /// Where factor `side` is staged transposed through registers
+  /// (kChunk[side] > 1): the group of `width` rows and the chunk of
+  /// kChunk[side] steps along K that this invocation copies.
+  std::pair<Value, Value> transposedBlock(int side);
 
   StagedNest &nest;
   StagedTile tile{};
@@ -144,6 +148,11 @@ private:
   /// The factors loaded a chunk at a time (canStageWide) and their views.
   affine::AffineLoadOp wideLoad[2];
   Value wideMem[2];
+  /// Steps along K per vector load of a factor whose memory follows K and
+  /// that is staged through a view (a row-major A): each invocation loads
+  /// `width` rows of kChunk elements and stores kChunk vectors of `width`
+  /// rows. 1 where the factor is not loaded so.
+  int64_t kChunk[2] = {1, 1};
 };
 
 } // namespace mlir::plaidml::detail

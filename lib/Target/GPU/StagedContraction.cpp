@@ -653,11 +653,36 @@ std::pair<Value, Value> KernelBuilder::shareGroup(int side, int64_t i) {
           arith::DivUIOp::create(b, loc, linear, index(groups))};
 }
 
+std::pair<Value, Value> KernelBuilder::transposedBlock(int side) {
+  // tid = (high group, chunk, low group), the low group fastest over
+  // kChunk groups: the 8 invocations of each 128-bit store phase then
+  // write 8 different banks of the staged rows (33 vectors long), and a
+  // subgroup's loads of one row are whole runs of 64 or 128 bytes.
+  int64_t c = kChunk[side], perRow = tile.tk / c;
+  Value low = arith::RemUIOp::create(b, loc, tid, index(c));
+  Value rest = arith::DivUIOp::create(b, loc, tid, index(c));
+  Value chunk = arith::RemUIOp::create(b, loc, rest, index(perRow));
+  Value high = arith::DivUIOp::create(b, loc, rest, index(perRow));
+  return {add(mulc(high, c), low), chunk};
+}
+
 SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
   int64_t rows = side == 0 ? tile.tm : tile.tn;
   int64_t total = side == 0 ? nest.m : nest.n;
   Value base = side == 0 ? tileM0 : tileN0;
   SmallVector<Value> values;
+  if (int64_t c = kChunk[side]; c > 1) {
+    // `width` rows of c elements adjacent along K, one vector load each
+    // (the next step past K: the last chunk again, unused).
+    auto [group, chunk] = transposedBlock(side);
+    Value first = add(base, mulc(group, width));
+    Value k = clampBelow(add(k0, mulc(chunk, c)), nest.k);
+    for (int64_t r = 0; r < width; ++r)
+      values.push_back(memref::LoadOp::create(
+          b, loc, wideMem[side],
+          wideIndices(wideLoad[side], side, add(first, r), k, c)));
+    return values;
+  }
   for (int64_t i = 0, e = rows * tile.tk / (width * kInvocations); i < e; ++i) {
     auto [group, step] = shareGroup(side, i);
     Value first = add(base, mulc(group, width));
@@ -678,6 +703,22 @@ SmallVector<Value> KernelBuilder::loadShare(int side, Value k0, bool guardK) {
 }
 
 void KernelBuilder::storeShare(int side, ValueRange values) {
+  if (int64_t c = kChunk[side]; c > 1) {
+    // Transposed in registers: step j of the chunk is one vector of the
+    // group's `width` rows.
+    auto [group, chunk] = transposedBlock(side);
+    for (int64_t j = 0; j < c; ++j) {
+      SmallVector<Value> column = llvm::map_to_vector(values, [&](Value v) {
+        return Value(
+            vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{j}));
+      });
+      Value v = vector::FromElementsOp::create(
+          b, loc, VectorType::get({width}, elementType), column);
+      memref::StoreOp::create(b, loc, v, staged[side],
+                              ValueRange{add(mulc(chunk, c), j), group});
+    }
+    return;
+  }
   int64_t perGroup = wideMem[side] ? 1 : width;
   for (int64_t i = 0, e = values.size() / perGroup; i < e; ++i) {
     auto [group, step] = shareGroup(side, i);
@@ -745,7 +786,11 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
   // Where the staged elements are vectors of 4 (below) and a factor's
   // memory follows M (N) (a row-major B, a transposed A), each group of 4
   // rows is one 128-bit load through a view of the buffer (the H200: 2048^3
-  // 0.50 -> 0.48 ms, 4096^3 3.65 -> 3.60 ms, docs/Performance.md).
+  // 0.50 -> 0.48 ms, 4096^3 3.65 -> 3.60 ms, docs/Performance.md). Where
+  // it follows K (a row-major A) and each invocation copies 4 rows of 2 or
+  // 4 steps, each row's steps are one 64- or 128-bit load, transposed in
+  // registers into 2 or 4 staged vectors of 4 rows (the H200: 4096^3 3.59
+  // -> 3.40 ms, 2048^3 0.489 -> 0.454 ms with 128x128x16 tiles).
   Type factorType = nest.mul->getResult(0).getType();
   if (factorType.isF32() &&
       getTargetOrDefault(nest.par).getDevice() != DeviceKind::opencl &&
@@ -755,11 +800,21 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
     for (int side = 0; side < 2; ++side) {
       Value factor =
           nest.mul->getOperand(side == 0 ? nest.aOperand : 1 - nest.aOperand);
-      if (side == 0 ? nest.aAlongK : nest.bAlongK)
+      int64_t rows = side == 0 ? tile.tm : tile.tn;
+      if (!(side == 0 ? nest.aAlongK : nest.bAlongK)) {
+        if (affine::AffineLoadOp load =
+                canStageWide(factor, side, rows, tile.tk, 4))
+          viewWide(load, side, 4, VectorType::get({4}, factorType));
         continue;
-      if (affine::AffineLoadOp load = canStageWide(
-              factor, side, side == 0 ? tile.tm : tile.tn, tile.tk, 4))
-        viewWide(load, side, 4, VectorType::get({4}, factorType));
+      }
+      int64_t c = rows * tile.tk / (4 * kInvocations);
+      if ((c != 2 && c != 4) || tile.tk % c || (rows / 4) % c)
+        continue;
+      if (affine::AffineLoadOp load =
+              canStageWide(factor, side, rows, tile.tk, c)) {
+        viewWide(load, side, c, VectorType::get({c}, factorType));
+        kChunk[side] = c;
+      }
     }
   auto launch = createLaunch(llvm::divideCeil(nest.n, tile.tn),
                              llvm::divideCeil(nest.m, tile.tm));

@@ -11,7 +11,8 @@
 // inputs with f32 accumulation, batches large enough for the 128x128 and
 // the 64x64 tiles (the others get 32x32), the 128x32 and 128x64 tiles of
 // a narrow N, factors loaded 4 floats at a time through vector views
-// (tiles that divide them; one a constant; not a diagonal), and the
+// (tiles that divide them; one a constant; not a diagonal), a row-major A
+// loaded 2 steps at a time and transposed in registers, and the
 // split-K schedule of a
 // GEMV (the weights read along N) and of a matrix times a vector (the
 // matrix read along K, the factors' roles swapped).
@@ -33,15 +34,16 @@
 // REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 64 x 64 x 16, batch 132
 // REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 8448 x 64 x 16, batch 1
 // REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 8448 x 64 x 16, batch 1
+// REMARK: staged tile 128x64x16, 8x4 outputs per invocation, over M x N x K = 33792 x 64 x 16, batch 1
 //
 // RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
 // RUN:   --device vulkan:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const diagonal | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const diagonal wide_k | FileCheck %s %}
 // RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \
 // RUN:   --device opencl:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const diagonal | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const diagonal wide_k | FileCheck %s %}
 // CHECK: PASS transposed
 // CHECK: PASS batched
 // CHECK: PASS conv_strided_padded
@@ -54,6 +56,7 @@
 // CHECK: PASS wide_t
 // CHECK: PASS wide_const
 // CHECK: PASS diagonal
+// CHECK: PASS wide_k
 
 // C = A^T B^T + 1.5: A is K x M (staged along M), B is N x K (along K).
 func.func @transposed(%A: tensor<33x67xf32>, %B: tensor<45x33xf32>) -> tensor<67x45xf32> {
@@ -229,4 +232,19 @@ func.func @diagonal(%A: tensor<8448x16xf32>, %B: tensor<16x64x64xf32>) -> tensor
          srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n, n)>]}
        : tensor<f32>, tensor<8448x16xf32>, tensor<16x64x64xf32> -> tensor<8448x64xf32>
   return %C : tensor<8448x64xf32>
+}
+
+// -----
+
+// A row-major (its memory follows K) in 128x64 tiles stepping 16 along K:
+// each invocation loads 4 rows of 2 adjacent steps, one vector<2xf32>
+// load per row through a view of A, and transposes them in registers into
+// the staged tile; B through its vector<4xf32> view.
+func.func @wide_k(%A: tensor<33792x16xf32>, %B: tensor<16x64xf32>) -> tensor<33792x64xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<33792x16xf32>, tensor<16x64xf32> -> tensor<33792x64xf32>
+  return %C : tensor<33792x64xf32>
 }

@@ -298,3 +298,55 @@ func.func @quad(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x2
   } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
   return
 }
+
+// -----
+
+// The same 4 subgroups with an epilogue (a bias): each of a subgroup's 16
+// accumulators goes through its 16x16 scratch matrix (4 of them, one per
+// subgroup), between barriers, each lane taking 8 of its elements (rows
+// lane / 16 + 2q, column lane % 16) to the bias and the store; the tiles
+// divide the output, so no store is guarded.
+// CHECK-LABEL: func.func @quad_bias
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c2, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c128,
+// CHECK:       %[[SG:.*]] = gpu.subgroup_id : index
+// CHECK:       %[[LANE:.*]] = gpu.lane_id
+// CHECK:       %[[LOOP:.*]]:24 = scf.for
+// CHECK:       scf.yield
+// CHECK-NEXT:  }
+// CHECK-NEXT:  %[[SCRATCH:.*]] = memref.alloc() : memref<4x16x16xf32, 3>
+// CHECK-NEXT:  %[[ROW:.*]] = arith.divui %[[LANE]], %c16 : index
+// CHECK-NEXT:  %[[COL:.*]] = arith.remui %[[LANE]], %c16 : index
+// CHECK-NEXT:  gpu.subgroup_mma_store_matrix %[[LOOP]]#0, %[[SCRATCH]][%[[SG]], %c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<4x16x16xf32, 3>
+// CHECK-NEXT:  gpu.barrier
+// CHECK-NEXT:  memref.load %[[SCRATCH]][%[[SG]], %[[ROW]], %[[COL]]] : memref<4x16x16xf32, 3>
+// CHECK-NOT:   scf.if
+// CHECK:       memref.load %arg2[%{{.*}}] : memref<256xf32>
+// CHECK:       arith.addf
+// CHECK:       memref.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<256x256xf32>
+// CHECK-COUNT-7: memref.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<256x256xf32>
+// CHECK-NEXT:  gpu.barrier
+// CHECK-NEXT:  gpu.subgroup_mma_store_matrix %[[LOOP]]#1, %[[SCRATCH]][%[[SG]], %c0, %c0]
+// CHECK-NOT:   scf.if
+// CHECK:       gpu.subgroup_mma_store_matrix %[[LOOP]]#15, %[[SCRATCH]][%[[SG]], %c0, %c0]
+// CHECK-NEXT:  gpu.barrier
+// CHECK-COUNT-8: memref.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<256x256xf32>
+// CHECK-NEXT:  gpu.barrier
+// CHECK-NEXT:  gpu.terminator
+func.func @quad_bias(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %bias: memref<256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (256, 256) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<256x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x256xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    %bb = affine.load %bias[%n] : memref<256xf32>
+    %o = arith.addf %r, %bb : f32
+    affine.store %o, %c[%m, %n] : memref<256x256xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
+  return
+}

@@ -167,6 +167,115 @@ func.func @vectors_diagonal(%a: memref<128x64xf32>, %b: memref<64x128x128xf32>, 
 
 // -----
 
+// A's memory follows K (row-major) and each invocation copies 4 rows of 2
+// steps (128 x 16 over 256 invocations): each row's 2 steps are one load
+// through a vector<2xf32> view of A, the 4 vectors transposed in registers
+// into 2 staged vectors of 4 rows (one per step). Invocation t copies
+// group (t / 16) * 2 + t % 2 (the low bit fastest, so that the 8
+// invocations of a 128-bit store phase write 8 banks) and steps
+// ((t / 2) % 8) * 2 and + 1. B's memory follows N: vector<4xf32> loads.
+// CHECK-LABEL: func.func @vectors_along_k
+// CHECK:       %[[AV:.*]] = builtin.unrealized_conversion_cast %arg0 : memref<128x64xf32> to memref<128x32xvector<2xf32>>
+// CHECK:       %[[BV:.*]] = builtin.unrealized_conversion_cast %arg1 : memref<64x128xf32> to memref<64x32xvector<4xf32>>
+// CHECK:       gpu.launch blocks({{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in
+// CHECK:         %[[AS:.*]] = memref.alloc() : memref<16x33xvector<4xf32>, 3>
+// CHECK:         %[[LOW:.*]] = arith.remui %[[T]], %c2 : index
+// CHECK:         %[[REST:.*]] = arith.divui %[[T]], %c2 : index
+// CHECK:         %[[CHUNK:.*]] = arith.remui %[[REST]], %c8 : index
+// CHECK:         %[[HIGH:.*]] = arith.divui %[[REST]], %c8 : index
+// CHECK:         %[[H2:.*]] = arith.muli %[[HIGH]], %c2 : index
+// CHECK:         %[[GROUP:.*]] = arith.addi %[[H2]], %[[LOW]] : index
+// CHECK:         %[[STEP:.*]] = arith.muli %[[CHUNK]], %c2 : index
+// CHECK:         %[[A0:.*]] = memref.load %[[AV]][%{{.*}}, %{{.*}}] : memref<128x32xvector<2xf32>>
+// CHECK:         %[[A1:.*]] = memref.load %[[AV]][%{{.*}}, %{{.*}}] : memref<128x32xvector<2xf32>>
+// CHECK:         %[[A2:.*]] = memref.load %[[AV]][%{{.*}}, %{{.*}}] : memref<128x32xvector<2xf32>>
+// CHECK:         %[[A3:.*]] = memref.load %[[AV]][%{{.*}}, %{{.*}}] : memref<128x32xvector<2xf32>>
+// CHECK:         memref.load %[[BV]]
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c16 iter_args({{.*}}, %[[R0:[a-z0-9_]+]] = %[[A0]], %[[R1:[a-z0-9_]+]] = %[[A1]], %[[R2:[a-z0-9_]+]] = %[[A2]], %[[R3:[a-z0-9_]+]] = %[[A3]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> ({{.*}}, vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<2xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK-NEXT:      %[[E0:.*]] = vector.extract %[[R0]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[E1:.*]] = vector.extract %[[R1]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[E2:.*]] = vector.extract %[[R2]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[E3:.*]] = vector.extract %[[R3]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[V0:.*]] = vector.from_elements %[[E0]], %[[E1]], %[[E2]], %[[E3]] : vector<4xf32>
+// CHECK-NEXT:      memref.store %[[V0]], %[[AS]][%[[STEP]], %[[GROUP]]] : memref<16x33xvector<4xf32>, 3>
+// CHECK-NEXT:      vector.extract %[[R0]][1] : f32 from vector<2xf32>
+// CHECK:           %[[V1:.*]] = vector.from_elements
+// CHECK-NEXT:      %[[STEP1:.*]] = arith.addi %[[STEP]], %c1 : index
+// CHECK-NEXT:      memref.store %[[V1]], %[[AS]][%[[STEP1]], %[[GROUP]]] : memref<16x33xvector<4xf32>, 3>
+// CHECK:           gpu.barrier
+// The next step's chunks, clamped into K.
+// CHECK:           arith.minui %{{.*}}, %c63 : index
+// CHECK:           memref.load %[[AV]][%{{.*}}, %{{.*}}] : memref<128x32xvector<2xf32>>
+func.func @vectors_along_k(%a: memref<128x64xf32>, %b: memref<64x128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 128) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x64xf32>
+      %y = affine.load %b[%k, %n] : memref<64x128xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x128xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 128, 128, 16, 8, 8>}
+  return
+}
+
+// -----
+
+// Steps of 32: 4 steps per row, one 128-bit load (a vector<4xf32> view),
+// for both factors: A row-major and B stored N x K (its memory follows K
+// too), each invocation storing 4 vectors of 4 rows per factor.
+// CHECK-LABEL: func.func @vectors_along_k_t
+// CHECK-DAG:   builtin.unrealized_conversion_cast %arg0 : memref<128x64xf32> to memref<128x16xvector<4xf32>>
+// CHECK-DAG:   builtin.unrealized_conversion_cast %arg1 : memref<128x64xf32> to memref<128x16xvector<4xf32>>
+// CHECK:       memref.alloc() : memref<32x33xvector<4xf32>, 3>
+// CHECK:       scf.for {{.*}} -> ({{.*}}, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK-COUNT-8: memref.store %{{.*}} : memref<32x33xvector<4xf32>, 3>
+// CHECK-NEXT:    gpu.barrier
+func.func @vectors_along_k_t(%a: memref<128x64xf32>, %b: memref<128x64xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 128) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x64xf32>
+      %y = affine.load %b[%n, %k] : memref<128x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x128xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 128, 128, 32, 8, 8>}
+  return
+}
+
+// -----
+
+// Steps that do not divide K (40): no views (every chunk must lie inside
+// its buffer); each group of 4 rows is 4 scalar loads, clamped, the steps
+// past K selected away.
+// CHECK-LABEL: func.func @vectors_along_k_edge
+// CHECK-NOT:   builtin.unrealized_conversion_cast
+// CHECK:       gpu.launch
+// CHECK:         arith.cmpi ult, %{{.*}}, %c40 : index
+// CHECK:         memref.load %arg0[%{{.*}}, %{{.*}}] : memref<128x40xf32>
+// CHECK:         arith.select
+func.func @vectors_along_k_edge(%a: memref<128x40xf32>, %b: memref<40x128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 128) {
+    %r = affine.for %k = 0 to 40 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x40xf32>
+      %y = affine.load %b[%k, %n] : memref<40x128xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x128xf32>
+  } {plaidml.gpu.staged_tile = array<i64: 128, 128, 16, 8, 8>}
+  return
+}
+
+// -----
+
 // A padded window: the guard, on the input's indices only, decides whether
 // the element is loaded at all; K = 3 x 3 x 4 = 36 is delinearized into
 // the window and the channel. Divisible edges need no guard on the store.
