@@ -89,7 +89,7 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
   auto groups = [&](int64_t tm, int64_t tn) {
     return countWorkgroups(nest, tm, tn);
   };
-  // Measured on the H200 (docs/Performance.md): 128x128x32 in 4 subgroups
+  // Measured on the H200 (docs/PerformanceGpu.md): 128x128x32 in 4 subgroups
   // of 64x64 (128 invocations, two workgroups per multiprocessor) where
   // both factors are staged 8 halves at a time (4096^3 0.51 -> 0.48-0.49
   // ms, 2048^3 0.14 -> 0.08 ms) and the grid keeps 90% of
@@ -204,7 +204,7 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   // index is the one the chunks follow (canStageWide) is copied 8 halves
   // at a time, through a view of its buffer as vector<4xi32>: one 128-bit
   // load and one 128-bit store per chunk (the H200: 4096^3 0.73 -> 0.51
-  // ms, docs/Performance.md). The launch then passes the buffer itself
+  // ms, docs/PerformanceGpu.md). The launch then passes the buffer itself
   // (plaidml-gpu-launch-bools-as-bytes).
   // Only where every invocation copies whole chunks of 8 (a tile that
   // copies chunks of 4 evenly may not: 32x16 halves over 128 invocations).
@@ -381,7 +381,7 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   }
 
   // Without an epilogue, each accumulator matrix straight into the output
-  // (the H200: 4096^3 0.88 -> 0.80 ms, docs/Performance.md).
+  // (the H200: 4096^3 0.88 -> 0.80 ms, docs/PerformanceGpu.md).
   if (affine::AffineStoreOp direct = getDirectStore(coop)) {
     for (int64_t i = 0; i < fragsM; ++i)
       for (int64_t j = 0; j < fragsN; ++j) {

@@ -149,7 +149,7 @@ SmallVector<int64_t> mlir::plaidml::chooseRegisterTile(
   SmallVector<int64_t> factors(n, 1);
   // Windowed reductions (a 3x3 convolution's kh, kw and channels) ran
   // slower with register tiles than with one output per invocation on the
-  // H200 (docs/Performance.md): they wait for workgroup-memory staging.
+  // H200 (docs/PerformanceGpu.md): they wait for workgroup-memory staging.
   int64_t loops = llvm::count_if(nest.chain, [](affine::AffineForOp loop) {
     return loop.getConstantUpperBound() - loop.getConstantLowerBound() >
            loop.getStepAsInt();

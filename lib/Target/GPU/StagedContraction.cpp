@@ -786,7 +786,7 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
   // Where the staged elements are vectors of 4 (below) and a factor's
   // memory follows M (N) (a row-major B, a transposed A), each group of 4
   // rows is one 128-bit load through a view of the buffer (the H200: 2048^3
-  // 0.50 -> 0.48 ms, 4096^3 3.65 -> 3.60 ms, docs/Performance.md). Where
+  // 0.50 -> 0.48 ms, 4096^3 3.65 -> 3.60 ms, docs/PerformanceGpu.md). Where
   // it follows K (a row-major A) and each invocation copies 4 rows of 2 or
   // 4 steps, each row's steps are one 64- or 128-bit load, transposed in
   // registers into 2 or 4 staged vectors of 4 rows (the H200: 4096^3 3.59
@@ -826,7 +826,7 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
   };
   // NVIDIA's OpenCL ran the float4 tiles slower (a 1x1 convolution 0.165
   // -> 0.28 ms, 4095^3 5.95 -> 7.67 ms; 4096^3 unchanged;
-  // docs/Performance.md): OpenCL targets keep scalar tiles.
+  // docs/PerformanceGpu.md): OpenCL targets keep scalar tiles.
   bool openCL = getTargetOrDefault(nest.par).getDevice() == DeviceKind::opencl;
   width = tile.rm % 4 == 0 && tile.rn % 4 == 0 && wholeGroups(tile.tm) &&
                   wholeGroups(tile.tn) && elementType.isF32() && !openCL

@@ -36,7 +36,7 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       would be live; and only when at most `max-reduction-loops` of its
       reduction loops have more than one iteration (matmuls and 1x1
       convolutions: a 3x3 convolution's window ran slower with register
-      tiles than without on the H200, docs/Performance.md). A nest that
+      tiles than without on the H200, docs/PerformanceGpu.md). A nest that
       would keep all ones gets no attribute.
     - `plaidml.gpu.staged_tile = array<i64: TM, TN, TK, RM, RN>` on a
       reduction nest that is a batch of matrix products (a sum of products
