@@ -108,6 +108,14 @@ private:
   /// The map of `frame` addressing the scratch buffer (one accumulator per
   /// point of the parallel indices) at row `i` and column `col` of a block.
   AffineMap scratchMap(const Frame &frame, int64_t i, int64_t col);
+  /// The loop over the panels of the cache block `block` (an expression of
+  /// `frame`), at most `panelsPerBlock` of the `panels`; `body` is built in
+  /// it with the frame of one panel (its first column) and `packed` read at
+  /// that panel. Leaves the builder where it was.
+  void emitPanelLoop(
+      const Frame &frame, AffineExpr block, int64_t panels,
+      const DenseMap<Operation *, Packed> &packed,
+      function_ref<void(Frame &, const DenseMap<Operation *, Packed> &)> body);
   /// The full column panels of a schedule with a reduction chunk, in the
   /// cache block `block`: per panel, the initial values, the chunks (each
   /// over every row block of the panel) and the epilogue.
@@ -630,15 +638,12 @@ void Generator::emitScalarColumns(int64_t from) {
     b.clone(op, mapping);
 }
 
-void Generator::emitChunkedPanels(Frame &frame, AffineExpr block,
-                                  int64_t panels,
-                                  const DenseMap<Operation *, Packed> &packed) {
-  // for p < min(perBlock, panels - block * perBlock):
-  //   every row block: scratch = initial values
-  //   for chunk c: every row block: scratch += chunk c of the reduction
-  //   every row block: out = epilogue(scratch)
+void Generator::emitPanelLoop(
+    const Frame &frame, AffineExpr block, int64_t panels,
+    const DenseMap<Operation *, Packed> &packed,
+    function_ref<void(Frame &, const DenseMap<Operation *, Packed> &)> body) {
   OpBuilder::InsertionGuard guard(b);
-  int64_t perBlock = schedule.panelsPerBlock, width = panelWidth();
+  int64_t perBlock = schedule.panelsPerBlock;
   AffineMap upper =
       AffineMap::get(frame.operands.size(), 0,
                      {cst(perBlock), cst(panels) - block * perBlock}, ctx);
@@ -649,32 +654,42 @@ void Generator::emitChunkedPanels(Frame &frame, AffineExpr block,
   Frame panelFrame = frame;
   AffineExpr p = panelFrame.addOperand(panelLoop.getInductionVar(), ctx);
   panelFrame.exprOf[nest.parallel.getIVs()[nest.vectorDim]] =
-      (block * perBlock + p) * width + nest.lowerBounds[nest.vectorDim];
+      (block * perBlock + p) * panelWidth() + nest.lowerBounds[nest.vectorDim];
   DenseMap<Operation *, Packed> here = packed;
   for (auto &entry : here)
     entry.second.panel = entry.second.whole ? block * perBlock + p : p;
+  body(panelFrame, here);
+}
 
-  auto emitPart = [&](Part part, bool chunks) {
-    OpBuilder::InsertionGuard inner(b);
-    Frame partFrame = panelFrame;
-    AffineExpr chunk;
-    if (chunks) {
-      affine::AffineForOp loop = nest.loops.back();
-      int64_t trips =
-          loop.getConstantUpperBound() - loop.getConstantLowerBound();
-      auto chunkLoop = affine::AffineForOp::create(
-          b, loc, 0, trips / schedule.reductionChunk);
-      b.setInsertionPointToStart(chunkLoop.getBody());
-      chunk = partFrame.addOperand(chunkLoop.getInductionVar(), ctx);
+void Generator::emitChunkedPanels(Frame &frame, AffineExpr block,
+                                  int64_t panels,
+                                  const DenseMap<Operation *, Packed> &packed) {
+  // for p < min(perBlock, panels - block * perBlock):
+  //   every row block: scratch = initial values
+  //   for chunk c: every row block: scratch += chunk c of the reduction
+  //   every row block: out = epilogue(scratch)
+  affine::AffineForOp inner = nest.loops.back();
+  int64_t chunks =
+      (inner.getConstantUpperBound() - inner.getConstantLowerBound()) /
+      schedule.reductionChunk;
+  auto body = [&](Frame &panelFrame,
+                  const DenseMap<Operation *, Packed> &here) {
+    for (Part part : {Part::Init, Part::Chunk, Part::Final}) {
+      OpBuilder::InsertionGuard guard(b);
+      Frame partFrame = panelFrame;
+      AffineExpr chunk;
+      if (part == Part::Chunk) {
+        auto chunkLoop = affine::AffineForOp::create(b, loc, 0, chunks);
+        b.setInsertionPointToStart(chunkLoop.getBody());
+        chunk = partFrame.addOperand(chunkLoop.getInductionVar(), ctx);
+      }
+      emitOtherLoops(partFrame);
+      emitRows(partFrame, [&](Frame &rowFrame, int64_t rows) {
+        emitBlock(rowFrame, rows, schedule.vectors, here, part, chunk);
+      });
     }
-    emitOtherLoops(partFrame);
-    emitRows(partFrame, [&](Frame &rowFrame, int64_t rows) {
-      emitBlock(rowFrame, rows, schedule.vectors, here, part, chunk);
-    });
   };
-  emitPart(Part::Init, false);
-  emitPart(Part::Chunk, true);
-  emitPart(Part::Final, false);
+  emitPanelLoop(frame, block, panels, packed, body);
 }
 
 void Generator::run() {
@@ -747,21 +762,11 @@ void Generator::run() {
       if (!spread)
         emitOtherLoops(frame);
       emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
-        OpBuilder::InsertionGuard inner(b);
-        AffineMap upper = AffineMap::get(
-            rowFrame.operands.size(), 0,
-            {cst(perBlock), cst(panels) - block * perBlock}, ctx);
-        auto panelLoop = affine::AffineForOp::create(
-            b, loc, ValueRange{}, b.getConstantAffineMap(0), rowFrame.operands,
-            upper, 1);
-        b.setInsertionPointToStart(panelLoop.getBody());
-        Frame panelFrame = rowFrame;
-        AffineExpr p = panelFrame.addOperand(panelLoop.getInductionVar(), ctx);
-        panelFrame.exprOf[vecIV] = (block * perBlock + p) * width + vecLower;
-        DenseMap<Operation *, Packed> here = packed;
-        for (auto &entry : here)
-          entry.second.panel = entry.second.whole ? block * perBlock + p : p;
-        emitBlock(panelFrame, rows, schedule.vectors, here);
+        emitPanelLoop(
+            rowFrame, block, panels, packed,
+            [&](Frame &panelFrame, const DenseMap<Operation *, Packed> &here) {
+              emitBlock(panelFrame, rows, schedule.vectors, here);
+            });
       });
     }
     for (auto &entry : packed)
