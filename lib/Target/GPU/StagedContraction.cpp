@@ -783,7 +783,22 @@ void KernelBuilder::emitGuardedOutput(Value m, Value n, int64_t tm, int64_t tn,
 void KernelBuilder::buildStaged(const StagedTile &chosen) {
   tile = chosen;
   Type accType = nest.add->getResult(0).getType();
-  // Where the staged elements are vectors of 4 (below) and a factor's
+  // The factors' type (createLaunch records it as elementType).
+  Type factorType = nest.mul->getResult(0).getType();
+  // Groups of 4 rows per staged element when every invocation's rows come
+  // in whole groups and its copies in whole vectors.
+  auto wholeGroups = [&](int64_t rows) {
+    return (rows * tile.tk) % (4 * kInvocations) == 0;
+  };
+  // NVIDIA's OpenCL ran the float4 tiles slower (a 1x1 convolution 0.165
+  // -> 0.28 ms, 4095^3 5.95 -> 7.67 ms; 4096^3 unchanged;
+  // docs/PerformanceGpu.md): OpenCL targets keep scalar tiles.
+  bool openCL = getTargetOrDefault(nest.par).getDevice() == DeviceKind::opencl;
+  width = tile.rm % 4 == 0 && tile.rn % 4 == 0 && wholeGroups(tile.tm) &&
+                  wholeGroups(tile.tn) && factorType.isF32() && !openCL
+              ? 4
+              : 1;
+  // Where the staged elements are vectors of 4 and a factor's
   // memory follows M (N) (a row-major B, a transposed A), each group of 4
   // rows is one 128-bit load through a view of the buffer (the H200: 2048^3
   // 0.50 -> 0.48 ms, 4096^3 3.65 -> 3.60 ms, docs/PerformanceGpu.md). Where
@@ -791,12 +806,7 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
   // 4 steps, each row's steps are one 64- or 128-bit load, transposed in
   // registers into 2 or 4 staged vectors of 4 rows (the H200: 4096^3 3.59
   // -> 3.40 ms, 2048^3 0.489 -> 0.454 ms with 128x128x16 tiles).
-  Type factorType = nest.mul->getResult(0).getType();
-  if (factorType.isF32() &&
-      getTargetOrDefault(nest.par).getDevice() != DeviceKind::opencl &&
-      tile.rm % 4 == 0 && tile.rn % 4 == 0 &&
-      (tile.tm * tile.tk) % (4 * kInvocations) == 0 &&
-      (tile.tn * tile.tk) % (4 * kInvocations) == 0)
+  if (width == 4)
     for (int side = 0; side < 2; ++side) {
       Value factor =
           nest.mul->getOperand(side == 0 ? nest.aOperand : 1 - nest.aOperand);
@@ -819,19 +829,6 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
   auto launch = createLaunch(llvm::divideCeil(nest.n, tile.tn),
                              llvm::divideCeil(nest.m, tile.tm));
 
-  // Groups of 4 rows per staged element when every invocation's rows come
-  // in whole groups and its copies in whole vectors.
-  auto wholeGroups = [&](int64_t rows) {
-    return (rows * tile.tk) % (4 * kInvocations) == 0;
-  };
-  // NVIDIA's OpenCL ran the float4 tiles slower (a 1x1 convolution 0.165
-  // -> 0.28 ms, 4095^3 5.95 -> 7.67 ms; 4096^3 unchanged;
-  // docs/PerformanceGpu.md): OpenCL targets keep scalar tiles.
-  bool openCL = getTargetOrDefault(nest.par).getDevice() == DeviceKind::opencl;
-  width = tile.rm % 4 == 0 && tile.rn % 4 == 0 && wholeGroups(tile.tm) &&
-                  wholeGroups(tile.tn) && elementType.isF32() && !openCL
-              ? 4
-              : 1;
   auto memSpace = b.getI64IntegerAttr(kWorkgroupMemorySpace);
   Type stagedType =
       width == 1 ? elementType : Type(VectorType::get({width}, elementType));
