@@ -197,7 +197,7 @@ private:
       return false;
     Operation *owner = arg.getOwner()->getParentOp();
     return owner == nest.parallel.getOperation() ||
-           llvm::is_contained(nest.loops, owner) && arg.getArgNumber() == 0;
+           (llvm::is_contained(nest.loops, owner) && arg.getArgNumber() == 0);
   }
 
   bool definedInside(Value v) const {

@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace mlir::plaidml::cpu {
@@ -118,6 +119,16 @@ struct Schedule {
   static constexpr StringLiteral attrName = kCpuScheduleAttrName;
   CpuScheduleAttr toAttr(MLIRContext *ctx) const;
   static std::optional<Schedule> fromAttr(Attribute attr);
+
+  /// Rows of the register blocks of the remainder vectors' panel (`tail`
+  /// vectors, fewer than `vectors`) along a row dimension of `rowExtent`:
+  /// as many as keep the full block's accumulators, at most the row
+  /// extent, at least `rows` (a block of whole outer rows keeps `rows`).
+  int64_t remainderRows(int64_t tail, int64_t rowExtent) const {
+    if (rows >= rowExtent)
+      return rows;
+    return std::clamp<int64_t>(rows * vectors / tail, rows, rowExtent);
+  }
 };
 
 } // namespace mlir::plaidml::cpu

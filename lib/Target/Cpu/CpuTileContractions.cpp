@@ -48,6 +48,8 @@ struct Packed {
   Value buffer;
   AffineExpr panel;
   bool whole = false;
+  /// Laid out by reduction chunks (buffer[panel][chunk][...]).
+  bool chunked = false;
 };
 
 /// Whether `load` reads a parameter: an argument of its entry function
@@ -126,11 +128,28 @@ private:
   /// its panels, into a buffer made once at the top of the function.
   DenseMap<Operation *, Packed> emitPacking(Frame &frame, AffineExpr block,
                                             int64_t panels);
+  /// Likewise for the remainder vectors' panel of `width` columns from
+  /// column `column` (relative to the vector dimension's start): one panel,
+  /// not in chunks. Run-time copies are freed after the builder's point.
+  DenseMap<Operation *, Packed>
+  emitRemainderPacking(Frame &frame, int64_t column, int64_t width);
+  /// A buffer of `type` made once at the top of the function and filled
+  /// there (plaidml-cpu-split-prepare moves both to the preparation) with
+  /// `count` panels of `width` columns of `load`'s data from `column` on.
+  Value emitPreparedCopy(affine::AffineLoadOp load, MemRefType type,
+                         int64_t column, int64_t count, int64_t width,
+                         int64_t chunk);
   /// The copy loops of `load`'s data into `buffer`: `count` panels (an
-  /// upper bound map of `frame`) from panel `first` on; returns the
-  /// outermost.
+  /// upper bound map of `frame`) of `width` columns from column `first`
+  /// on, laid out by chunks of `chunk` iterations of the innermost
+  /// reduction loop (0: not); returns the outermost.
   affine::AffineForOp emitCopy(Frame frame, affine::AffineLoadOp load,
-                               Value buffer, AffineExpr first, AffineMap count);
+                               Value buffer, AffineExpr first, AffineMap count,
+                               int64_t width, int64_t chunk);
+  /// The packed buffer's type for `load` with `panels` panels of `width`
+  /// columns, by chunks of `chunk` iterations (0: not).
+  MemRefType packedType(affine::AffineLoadOp load, int64_t panels,
+                        int64_t width, int64_t chunk) const;
   /// Whether the cache blocks copy `load`'s data into packed panels.
   bool isPacked(affine::AffineLoadOp load) const;
   /// Whether some load is packed per cache block (at run time, inside the
@@ -142,8 +161,10 @@ private:
   /// vector ones (plaidml-cpu-parallelize decides whether it runs on
   /// threads), recorded in `frame`; leaves the builder inside.
   void emitOtherLoops(Frame &frame);
-  /// The row blocks (and the remainder rows) of one column position.
-  void emitRows(Frame frame, function_ref<void(Frame &, int64_t rows)> columns);
+  /// The row blocks of `step` rows (and the remainder rows) of one column
+  /// position.
+  void emitRows(Frame frame, int64_t step,
+                function_ref<void(Frame &, int64_t rows)> columns);
   /// The original nest restricted to the vector index range [from, to).
   void emitScalarColumns(int64_t from);
 
@@ -236,16 +257,16 @@ void Generator::emitOtherLoops(Frame &frame) {
   b.setInsertionPointToStart(loop.getBody());
 }
 
-void Generator::emitRows(Frame frame,
+void Generator::emitRows(Frame frame, int64_t step,
                          function_ref<void(Frame &, int64_t rows)> columns) {
   // The blocks step along the row dimension, `rows` rows at a time, or,
   // for blocks of whole rows, along the outer row dimension, `rows /
   // extent` outer rows at a time; then one block of what is left.
   Value iv;
-  int64_t lower = 0, extent = 1, step = schedule.rows, unit = 1;
+  int64_t lower = 0, extent = 1, unit = 1;
   if (grouped()) {
     unit = rowExtent();
-    step = schedule.rows / unit;
+    step /= unit;
     frame.exprOf[nest.parallel.getIVs()[*nest.rowDim]] =
         cst(nest.lowerBounds[*nest.rowDim]);
     unsigned outerDim = *nest.outerRowDim;
@@ -279,12 +300,12 @@ void Generator::emitRows(Frame frame,
 
 affine::AffineForOp Generator::emitCopy(Frame frame, affine::AffineLoadOp load,
                                         Value buffer, AffineExpr first,
-                                        AffineMap count) {
+                                        AffineMap count, int64_t width,
+                                        int64_t chunk) {
   // for panel p < count:
   //   for reduction point r: for lane l (step lanes):
-  //     buffer[p, r - lb, l] = load at (r, vec = (first + p) * width + l)
+  //     buffer[p, r - lb, l] = load at (r, vec = first + p * width + l)
   OpBuilder::InsertionGuard guard(b);
-  int64_t width = panelWidth();
   Value vecIV = nest.parallel.getIVs()[nest.vectorDim];
   int64_t vecLower = nest.lowerBounds[nest.vectorDim];
   auto panelLoop = affine::AffineForOp::create(b, loc, ValueRange{},
@@ -295,7 +316,6 @@ affine::AffineForOp Generator::emitCopy(Frame frame, affine::AffineLoadOp load,
   SmallVector<AffineExpr> storeIndices{p};
   // With a reduction chunk: buffer[p, chunk, r - lb..., r_inner in chunk,
   // l], so that a chunk's slice of a panel is contiguous.
-  int64_t chunk = schedule.reductionChunk;
   if (chunk)
     storeIndices.push_back(cst(0)); // set below
   for (affine::AffineForOp loop : nest.loops) {
@@ -314,7 +334,7 @@ affine::AffineForOp Generator::emitCopy(Frame frame, affine::AffineLoadOp load,
   auto laneLoop = affine::AffineForOp::create(b, loc, 0, width, schedule.lanes);
   b.setInsertionPointToStart(laneLoop.getBody());
   AffineExpr l = frame.addOperand(laneLoop.getInductionVar(), ctx);
-  frame.exprOf[vecIV] = (first + p) * width + l + vecLower;
+  frame.exprOf[vecIV] = first + p * width + l + vecLower;
   storeIndices.push_back(l);
   Type elementType = load.getMemRefType().getElementType();
   auto vectorType = VectorType::get({schedule.lanes}, elementType);
@@ -329,54 +349,90 @@ affine::AffineForOp Generator::emitCopy(Frame frame, affine::AffineLoadOp load,
   return panelLoop;
 }
 
+MemRefType Generator::packedType(affine::AffineLoadOp load, int64_t panels,
+                                 int64_t width, int64_t chunk) const {
+  SmallVector<int64_t> shape{panels};
+  for (affine::AffineForOp loop : nest.loops) {
+    int64_t trips = loop.getConstantUpperBound() - loop.getConstantLowerBound();
+    if (chunk && loop == nest.loops.back()) {
+      shape.insert(shape.begin() + 1, trips / chunk);
+      trips = chunk;
+    }
+    shape.push_back(trips);
+  }
+  shape.push_back(width);
+  return MemRefType::get(shape, load.getMemRefType().getElementType());
+}
+
+Value Generator::emitPreparedCopy(affine::AffineLoadOp load, MemRefType type,
+                                  int64_t column, int64_t count, int64_t width,
+                                  int64_t chunk) {
+  // Packed at the top of the function, in a buffer freed before it returns
+  // (plaidml-cpu-split-prepare moves both to the preparation).
+  auto func = nest.parallel->getParentOfType<func::FuncOp>();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(func.getBody().front().getTerminator());
+  auto alloc = memref::AllocOp::create(b, loc, type, ValueRange{},
+                                       b.getI64IntegerAttr(64));
+  memref::DeallocOp::create(b, loc, alloc);
+  alloc->setAttr(kCpuPreparedAttrName, b.getUnitAttr());
+  alloc->moveBefore(&func.getBody().front().front());
+  b.setInsertionPointAfter(alloc);
+  affine::AffineForOp copy =
+      emitCopy(Frame(), load, alloc, cst(column),
+               AffineMap::getConstantMap(count, ctx), width, chunk);
+  copy->setAttr(kCpuPrepareAttrName, b.getUnitAttr());
+  return alloc;
+}
+
 DenseMap<Operation *, Packed>
 Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
   DenseMap<Operation *, Packed> packed;
-  int64_t perBlock = schedule.panelsPerBlock;
+  int64_t perBlock = schedule.panelsPerBlock, width = panelWidth();
+  int64_t chunk = schedule.reductionChunk;
   for (Operation *op : nest.body) {
     auto load = dyn_cast<affine::AffineLoadOp>(op);
     if (!load || !isPacked(load))
       continue;
-    bool whole = readsParameter(load);
-    SmallVector<int64_t> shape{whole ? panels : perBlock};
-    int64_t chunk = schedule.reductionChunk;
-    for (affine::AffineForOp loop : nest.loops) {
-      int64_t trips =
-          loop.getConstantUpperBound() - loop.getConstantLowerBound();
-      if (chunk && loop == nest.loops.back()) {
-        shape.insert(shape.begin() + 1, trips / chunk);
-        trips = chunk;
-      }
-      shape.push_back(trips);
-    }
-    shape.push_back(panelWidth());
-    auto type = MemRefType::get(shape, load.getMemRefType().getElementType());
-    if (!whole) {
-      Value buffer = memref::AllocOp::create(b, loc, type, ValueRange{},
-                                             b.getI64IntegerAttr(64));
-      AffineMap count =
-          AffineMap::get(frame.operands.size(), 0,
-                         {cst(perBlock), cst(panels) - block * perBlock}, ctx);
-      emitCopy(frame, load, buffer, block * perBlock, count);
-      packed[op] = {buffer, AffineExpr(), false};
+    // A parameter's panels are packed all at once, for every call.
+    if (readsParameter(load)) {
+      Value buffer =
+          emitPreparedCopy(load, packedType(load, panels, width, chunk), 0,
+                           panels, width, chunk);
+      packed[op] = {buffer, AffineExpr(), true, chunk != 0};
       continue;
     }
-    // A parameter: packed whole at the top of the function, in a buffer
-    // freed before it returns (plaidml-cpu-split-prepare moves both to the
-    // preparation).
-    auto func = nest.parallel->getParentOfType<func::FuncOp>();
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(func.getBody().front().getTerminator());
-    auto alloc = memref::AllocOp::create(b, loc, type, ValueRange{},
-                                         b.getI64IntegerAttr(64));
-    memref::DeallocOp::create(b, loc, alloc);
-    alloc->setAttr(kCpuPreparedAttrName, b.getUnitAttr());
-    alloc->moveBefore(&func.getBody().front().front());
-    b.setInsertionPointAfter(alloc);
-    affine::AffineForOp copy = emitCopy(Frame(), load, alloc, cst(0),
-                                        AffineMap::getConstantMap(panels, ctx));
-    copy->setAttr(kCpuPrepareAttrName, b.getUnitAttr());
-    packed[op] = {alloc, AffineExpr(), true};
+    Value buffer = memref::AllocOp::create(
+        b, loc, packedType(load, perBlock, width, chunk), ValueRange{},
+        b.getI64IntegerAttr(64));
+    AffineMap count =
+        AffineMap::get(frame.operands.size(), 0,
+                       {cst(perBlock), cst(panels) - block * perBlock}, ctx);
+    emitCopy(frame, load, buffer, block * (perBlock * width), count, width,
+             chunk);
+    packed[op] = {buffer, AffineExpr(), false, chunk != 0};
+  }
+  return packed;
+}
+
+DenseMap<Operation *, Packed>
+Generator::emitRemainderPacking(Frame &frame, int64_t column, int64_t width) {
+  DenseMap<Operation *, Packed> packed;
+  for (Operation *op : nest.body) {
+    auto load = dyn_cast<affine::AffineLoadOp>(op);
+    if (!load || !isPacked(load))
+      continue;
+    MemRefType type = packedType(load, 1, width, 0);
+    if (readsParameter(load)) {
+      packed[op] = {emitPreparedCopy(load, type, column, 1, width, 0), cst(0),
+                    true, false};
+      continue;
+    }
+    Value buffer = memref::AllocOp::create(b, loc, type, ValueRange{},
+                                           b.getI64IntegerAttr(64));
+    emitCopy(frame, load, buffer, cst(column),
+             AffineMap::getConstantMap(1, ctx), width, 0);
+    packed[op] = {buffer, cst(0), false, false};
   }
   return packed;
 }
@@ -468,10 +524,10 @@ void Generator::emitBlock(Frame frame, int64_t rows, int64_t vectors,
               // chunk buffer[panel, chunk, r - lb..., r_inner in chunk,
               // j * lanes]
               SmallVector<AffineExpr> indices{it->second.panel};
-              if (schedule.reductionChunk)
+              if (it->second.chunked)
                 indices.push_back(chunk);
               for (affine::AffineForOp loop : nest.loops) {
-                if (schedule.reductionChunk && loop == nest.loops.back()) {
+                if (it->second.chunked && loop == nest.loops.back()) {
                   indices.push_back(innerPoint);
                   continue;
                 }
@@ -684,7 +740,7 @@ void Generator::emitChunkedPanels(Frame &frame, AffineExpr block,
         chunk = partFrame.addOperand(chunkLoop.getInductionVar(), ctx);
       }
       emitOtherLoops(partFrame);
-      emitRows(partFrame, [&](Frame &rowFrame, int64_t rows) {
+      emitRows(partFrame, schedule.rows, [&](Frame &rowFrame, int64_t rows) {
         emitBlock(rowFrame, rows, schedule.vectors, here, part, chunk);
       });
     }
@@ -761,7 +817,7 @@ void Generator::run() {
       OpBuilder::InsertionGuard loops(b);
       if (!spread)
         emitOtherLoops(frame);
-      emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
+      emitRows(frame, schedule.rows, [&](Frame &rowFrame, int64_t rows) {
         emitPanelLoop(
             rowFrame, block, panels, packed,
             [&](Frame &panelFrame, const DenseMap<Operation *, Packed> &here) {
@@ -774,15 +830,26 @@ void Generator::run() {
         memref::DeallocOp::create(b, loc, entry.second.buffer);
   }
 
-  // Remainder vectors: one narrower panel.
+  // Remainder vectors: one narrower panel, packed like the full ones (its
+  // packable data reads no other parallel index), in blocks of as many rows
+  // as keep the full block's accumulators.
   if (tailVectors > 0) {
     OpBuilder::InsertionGuard guard(b);
     Frame frame;
-    emitOtherLoops(frame);
-    frame.exprOf[vecIV] = cst(vecLower + panels * width);
-    emitRows(frame, [&](Frame &rowFrame, int64_t rows) {
-      emitBlock(rowFrame, rows, tailVectors, DenseMap<Operation *, Packed>());
-    });
+    DenseMap<Operation *, Packed> packed =
+        emitRemainderPacking(frame, panels * width, tailVectors * lanes);
+    {
+      OpBuilder::InsertionGuard loops(b);
+      emitOtherLoops(frame);
+      frame.exprOf[vecIV] = cst(vecLower + panels * width);
+      emitRows(frame, schedule.remainderRows(tailVectors, rowExtent()),
+               [&](Frame &rowFrame, int64_t rows) {
+                 emitBlock(rowFrame, rows, tailVectors, packed);
+               });
+    }
+    for (auto &entry : packed)
+      if (!entry.second.whole)
+        memref::DeallocOp::create(b, loc, entry.second.buffer);
   }
 
   // Remainder columns that do not fill a vector.

@@ -292,21 +292,23 @@ func.func @short_rows(%i: memref<1x7x7x64xf32>, %k: memref<64x16xf32>, %o: memre
 // -----
 
 // With AVX2, 4 vectors of operand and a broadcast leave 11 of the 16
-// registers: 2 rows x 4 vectors at most (3 x 4 would be 17 registers).
+// registers: 2 rows x 4 vectors at most. 12 rows of 4 vectors would cost
+// least in 3 x 4 blocks (7 loads per 12 FMAs), 17 registers; the 6 x 2
+// blocks are next (8 loads per 12 FMAs, 2 panels).
 // AVX2-LABEL: func.func @wide_columns
-// AVX2: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 2, vectors = 4,
-func.func @wide_columns(%a: memref<3x256xf32>, %b: memref<256x32xf32>, %c: memref<3x32xf32>) {
+// AVX2: plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 6, vectors = 2,
+func.func @wide_columns(%a: memref<12x256xf32>, %b: memref<256x32xf32>, %c: memref<12x32xf32>) {
   %zero = arith.constant 0.0 : f32
   // expected-remark @+1 {{CPU schedule:}}
-  affine.parallel (%m, %n) = (0, 0) to (3, 32) {
+  affine.parallel (%m, %n) = (0, 0) to (12, 32) {
     %r = affine.for %k = 0 to 256 iter_args(%acc = %zero) -> (f32) {
-      %x = affine.load %a[%m, %k] : memref<3x256xf32>
+      %x = affine.load %a[%m, %k] : memref<12x256xf32>
       %y = affine.load %b[%k, %n] : memref<256x32xf32>
       %p = arith.mulf %x, %y : f32
       %s = arith.addf %acc, %p : f32
       affine.yield %s : f32
     }
-    affine.store %r, %c[%m, %n] : memref<3x32xf32>
+    affine.store %r, %c[%m, %n] : memref<12x32xf32>
   }
   return
 }
@@ -320,13 +322,15 @@ func.func @wide_columns(%a: memref<3x256xf32>, %b: memref<256x32xf32>, %c: memre
 // fits chunk-bytes (16 KiB: 9 x 16 points of 3 x 8 floats with AVX2, 9 x
 // 8 of 2 x 16 with AVX-512), which lets the block be 4 x 3 vectors rather
 // than 7 x 1 (a vector load for every 7 FMAs, not 3 for 12); without
-// chunks (chunk-bytes=0) the 7 x 1 block whose panel fits.
+// chunks (chunk-bytes=0), with AVX2's cost of loads, the same block in
+// one piece, each row block reading its panel from the L2 cache (7 x 1
+// blocks, whose panel fits, need 8 loads per 7 FMAs).
 // CHECK-LABEL: func.func @conv_chunks
 // CHECK: reduction_chunk = 8>
 // AVX2-LABEL: func.func @conv_chunks
 // AVX2: #plaidml.cpu_schedule<lanes = 8, rows = 4, vectors = 3, panels_per_block = 1, pack = true, unroll_inner = false, reduction_chunk = 16>
 // NOCHUNK-LABEL: func.func @conv_chunks
-// NOCHUNK: #plaidml.cpu_schedule<lanes = 8, rows = 7, vectors = 1, panels_per_block = 1, pack = true, unroll_inner = false>
+// NOCHUNK: #plaidml.cpu_schedule<lanes = 8, rows = 4, vectors = 3, panels_per_block = 1, pack = true, unroll_inner = false>}
 func.func @conv_chunks(%i: memref<1x9x9x512xf32>, %k: memref<3x3x512x64xf32>, %o: memref<1x7x7x64xf32>) {
   %zero = arith.constant 0.0 : f32
   // expected-remark @+1 {{CPU schedule: 14 (2 outer rows of 7) x 2 vectors of 16, 1 panels per block, packed, reduction in chunks of 8}}
@@ -369,5 +373,30 @@ func.func @gemv_no_chunks(%a: memref<1x4608xf32>, %b: memref<4608x64xf32>, %c: m
     }
     affine.store %r, %c[%m, %n] : memref<1x64xf32>
   }
+  return
+}
+
+// -----
+
+// A schedule already on the nest (written by hand) is kept as it is, with
+// any vector width.
+// CHECK-LABEL: func.func @kept
+// CHECK: #plaidml.cpu_schedule<lanes = 8, rows = 3, vectors = 1, panels_per_block = 2, pack = false, unroll_inner = false>
+// AVX2-LABEL: func.func @kept
+// AVX2: #plaidml.cpu_schedule<lanes = 8, rows = 3, vectors = 1, panels_per_block = 2, pack = false, unroll_inner = false>
+func.func @kept(%a: memref<12x64xf32>, %b: memref<64x32xf32>, %c: memref<12x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule kept: #plaidml.cpu_schedule<lanes = 8, rows = 3, vectors = 1, panels_per_block = 2, pack = false, unroll_inner = false>}}
+  affine.parallel (%m, %n) = (0, 0) to (12, 32) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<12x64xf32>
+      %y = affine.load %b[%k, %n] : memref<64x32xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<12x32xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 3, vectors = 1,
+                             panels_per_block = 2, pack = false, unroll_inner = false>}
   return
 }

@@ -259,6 +259,89 @@ func.func @blocks_packed_param(%a: memref<5x3x4xf32>, %b: memref<4x64xf32> {plai
 
 // -----
 
+// Remainder vectors (80 columns: 3 panels of 3 vectors of 8, then one
+// vector) are packed like the full panels: a parameter's remainder panel
+// once for the function (its own prepared buffer, one panel of 8 columns
+// from column 72), and its blocks take as many rows as keep the full
+// block's 9 accumulators (9 rows of 1 vector, then the 3 rows left).
+// CHECK-LABEL: func.func @remainder_packed_param
+// CHECK-SAME: (%[[A:.*]]: memref<5x12x4xf32>, %[[B:.*]]: memref<4x80xf32> {plaidml.param}, %[[C:.*]]: memref<5x12x80xf32>)
+// CHECK: %[[TAIL:.*]] = memref.alloc() {alignment = 64 : i64, plaidml.cpu.prepared} : memref<1x4x8xf32>
+// CHECK: affine.for %[[TP:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[TK:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[TL:.*]] = 0 to 8 step 8 {
+// CHECK-NEXT: %[[TV:.*]] = affine.vector_load %[[B]][%[[TK]], %[[TP]] * 8 + %[[TL]] + 72]
+// CHECK-NEXT: affine.vector_store %[[TV]], %[[TAIL]][%[[TP]], %[[TK]], %[[TL]]]
+// CHECK: } {plaidml.cpu.prepare}
+// CHECK: %[[PACK:.*]] = memref.alloc() {alignment = 64 : i64, plaidml.cpu.prepared} : memref<3x4x24xf32>
+// CHECK: } {plaidml.cpu.prepare}
+// CHECK: affine.vector_load %[[PACK]]
+// The remainder panel: rows 0..8 of each h, then rows 9..11.
+// CHECK: affine.parallel (%[[H:.*]]) = (0) to (5) {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 1 {
+// CHECK: affine.for %[[K:.*]] = 0 to 4 iter_args
+// CHECK-COUNT-9: affine.load %[[A]]
+// CHECK-NEXT: affine.vector_load %[[TAIL]][0, %[[K]], 0] : memref<1x4x8xf32>, vector<8xf32>
+// CHECK-NOT: affine.vector_load %[[B]]
+// CHECK: affine.vector_store %{{.*}}, %[[C]][%[[H]], %[[R]] * 9 + 8, 72]
+// CHECK: affine.for %[[K2:.*]] = 0 to 4 iter_args
+// CHECK-COUNT-3: affine.load %[[A]]
+// CHECK-NEXT: affine.vector_load %[[TAIL]][0, %[[K2]], 0]
+// CHECK: affine.vector_store %{{.*}}, %[[C]][%[[H]], 11, 72]
+// CHECK-DAG: memref.dealloc %[[PACK]]
+// CHECK-DAG: memref.dealloc %[[TAIL]]
+func.func @remainder_packed_param(%a: memref<5x12x4xf32>, %b: memref<4x80xf32> {plaidml.param}, %c: memref<5x12x80xf32>)
+    attributes {plaidml.entry} {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 12, 80) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x12x4xf32>
+      %y = affine.load %b[%k, %n] : memref<4x80xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x12x80xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 3, vectors = 3,
+                             panels_per_block = 1, pack = true, unroll_inner = false>}
+  return
+}
+
+// Not a parameter: the remainder panel (columns 24..39, 2 vectors) is
+// copied on every call, before its loop over h, and freed after it; its
+// blocks keep 3 rows (3 x 3 accumulators would be 4.5 rows of 2 vectors,
+// more than the 3 rows there are).
+// CHECK-LABEL: func.func @remainder_packed_per_call
+// CHECK-SAME: (%[[A:.*]]: memref<5x3x4xf32>, %[[B:.*]]: memref<4x40xf32>, %[[C:.*]]: memref<5x3x40xf32>)
+// CHECK: memref.dealloc
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[TAIL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x16xf32>
+// CHECK: affine.vector_load %[[B]][%{{.*}}, %{{.*}} * 16 + %{{.*}} + 24]
+// CHECK: affine.parallel (%[[H:.*]]) = (0) to (5) {
+// CHECK: affine.for %[[K:.*]] = 0 to 4 iter_args
+// CHECK-COUNT-3: affine.load %[[A]]
+// CHECK-NEXT: affine.vector_load %[[TAIL]][0, %[[K]], 0]
+// CHECK-NEXT: affine.vector_load %[[TAIL]][0, %[[K]], 8]
+// CHECK: affine.vector_store %{{.*}}, %[[C]][%[[H]], %{{.*}} * 3 + 2, 32]
+// CHECK: memref.dealloc %[[TAIL]]
+func.func @remainder_packed_per_call(%a: memref<5x3x4xf32>, %b: memref<4x40xf32>, %c: memref<5x3x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%h, %w, %n) = (0, 0, 0) to (5, 3, 40) {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%h, %w, %k] : memref<5x3x4xf32>
+      %y = affine.load %b[%k, %n] : memref<4x40xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%h, %w, %n] : memref<5x3x40xf32>
+  } {plaidml.cpu.schedule = #plaidml.cpu_schedule<lanes = 8, rows = 2, vectors = 3,
+                             panels_per_block = 1, pack = true, unroll_inner = false>}
+  return
+}
+
+// -----
+
 // A reduction in chunks of 4 of the innermost loop (ci, 8 iterations):
 // the packed filter is chunk-major (panel, chunk, kh, ci in chunk, lane),
 // the partial sums live in a scratch buffer shaped like the parallel
