@@ -7,6 +7,7 @@
 
 #include "ContractionNest.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpDefinition.h"
@@ -314,6 +315,16 @@ bool cpu::isPackable(const ContractionNest &nest, affine::AffineLoadOp load) {
       return false;
   }
   return true;
+}
+
+bool cpu::readsParameter(affine::AffineLoadOp load) {
+  auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+  if (!arg)
+    return false;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return func && func->hasAttr(kEntryAttrName) &&
+         arg.getOwner() == &func.getBody().front() &&
+         func.getArgAttr(arg.getArgNumber(), kParamAttrName);
 }
 
 CpuScheduleAttr Schedule::toAttr(MLIRContext *ctx) const {

@@ -93,6 +93,11 @@ std::optional<ContractionNest> matchContractionNest(affine::AffineParallelOp op,
 /// packed once and read by every row block.
 bool isPackable(const ContractionNest &nest, affine::AffineLoadOp load);
 
+/// Whether `load` reads a parameter: an argument of its entry function
+/// marked `plaidml.param`, the same values on every call (only an entry
+/// function gets a preparation, where such data is packed once).
+bool readsParameter(affine::AffineLoadOp load);
+
 /// The schedule plaidml-cpu-configure records on the nest as its
 /// `#plaidml.cpu_schedule` and plaidml-cpu-tile-contractions
 /// follows.

@@ -383,7 +383,15 @@ struct CpuConfigurePass
           (!grouped || i != *nest.outerRowDim))
         rowReuse *= std::get<1>(extent) - std::get<0>(extent);
     }
-    best.pack = packable > 0 && rowReuse > 1 && panels > 0;
+    // A parameter's panels are packed once for all calls: that pays with a
+    // single row block too (a GEMV reads contiguous panels instead of a
+    // vector or two per row of the matrix, a page apart).
+    bool allParams =
+        packable > 0 && llvm::all_of(nest.body, [&](Operation *op) {
+          auto load = dyn_cast<affine::AffineLoadOp>(op);
+          return !load || !isPackable(nest, load) || readsParameter(load);
+        });
+    best.pack = packable > 0 && (rowReuse > 1 || allParams) && panels > 0;
     best.unrollInner = loads.unrollTrips > 0;
     return best;
   }

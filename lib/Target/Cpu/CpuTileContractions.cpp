@@ -52,19 +52,6 @@ struct Packed {
   bool chunked = false;
 };
 
-/// Whether `load` reads a parameter: an argument of its entry function
-/// marked `plaidml.param`, the same values on every call (only an entry
-/// function gets a preparation).
-bool readsParameter(affine::AffineLoadOp load) {
-  auto arg = dyn_cast<BlockArgument>(load.getMemRef());
-  if (!arg)
-    return false;
-  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  return func && func->hasAttr(kEntryAttrName) &&
-         arg.getOwner() == &func.getBody().front() &&
-         func.getArgAttr(arg.getArgNumber(), kParamAttrName);
-}
-
 /// Which part of a reduction `Generator::emitBlock` generates: all of it
 /// (`Whole`), or, for a schedule with a reduction chunk, the prologue's
 /// initial values stored into the scratch buffer (`Init`), one chunk of the

@@ -400,3 +400,30 @@ func.func @kept(%a: memref<12x64xf32>, %b: memref<64x32xf32>, %c: memref<12x32xf
                              panels_per_block = 2, pack = false, unroll_inner = false>}
   return
 }
+
+// -----
+
+// One row reads each panel once, so a GEMV's matrix is not packed per
+// call (@gemv_no_chunks above); a parameter's panels are packed once for
+// all calls, which pays for one reader too: the panels are contiguous
+// instead of 4 vectors per row of the matrix, rows 4 KiB apart.
+// CHECK-LABEL: func.func @gemv_param
+// CHECK: #plaidml.cpu_schedule<lanes = 16, rows = 1, vectors = 4, panels_per_block = 1, pack = true, unroll_inner = false>
+// AVX2-LABEL: func.func @gemv_param
+// AVX2: pack = true
+func.func @gemv_param(%a: memref<1x2048xf32>, %b: memref<2048x1000xf32> {plaidml.param}, %c: memref<1x1000xf32>)
+    attributes {plaidml.entry} {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{CPU schedule: 1 x 4 vectors of 16, 1 panels per block, packed}}
+  affine.parallel (%m, %n) = (0, 0) to (1, 1000) {
+    %r = affine.for %k = 0 to 2048 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<1x2048xf32>
+      %y = affine.load %b[%k, %n] : memref<2048x1000xf32>
+      %p = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<1x1000xf32>
+  }
+  return
+}

@@ -120,7 +120,9 @@ def CpuConfigurePass
     (read along the vector dimension and the reduction only, like a matmul's
     right-hand side or a convolution's filter) stays within `block-bytes`, and that
     data is packed into a contiguous buffer per block when several row
-    blocks reuse it. `unroll_inner` unrolls an innermost reduction loop of
+    blocks reuse it, or when all of it is parameters (`plaidml.param`,
+    packed once for all calls: a GEMV's single row then reads contiguous
+    panels instead of a few vectors per row of the matrix). `unroll_inner` unrolls an innermost reduction loop of
     at most 4 steps whose index slides a window with the row index (a
     depthwise convolution's `kw`), so that overlapping windows load once.
     Where a panel's packable data is larger than a cache block and more
