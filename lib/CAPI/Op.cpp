@@ -407,7 +407,8 @@ const std::map<std::string, OpFn> &getOps() {
              c.getChoice<op::PadMode>("mode", op::PadMode::Constant,
                                       {{"constant", op::PadMode::Constant},
                                        {"reflect", op::PadMode::Reflect},
-                                       {"edge", op::PadMode::Edge}});
+                                       {"edge", op::PadMode::Edge},
+                                       {"wrap", op::PadMode::Wrap}});
          return {op::pad(c.input(0), c.getInts("pads"), mode,
                          c.getFloat("value", 0.0))};
        }},

@@ -1,8 +1,9 @@
-//===- Pad.cpp - Padding: constant, reflect, edge -------------------------===//
+//===- Pad.cpp - Padding: constant, reflect, edge, wrap -------------------===//
 //
 // Constant padding writes the input into an output initialized with the
-// value. Reflect and edge padding go axis by axis: the border pieces are
-// strided slices of the input (reflected or repeated) concatenated with it.
+// value. Reflect, edge and wrap padding go axis by axis: the border pieces
+// are slices of the input (reflected, repeated, or its other end and whole
+// copies of it) concatenated with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,18 @@ Tensor plaidml::op::pad(const Tensor &x, const std::vector<int64_t> &pads,
                   std::to_string(a) + " of " + x.str() +
                   " to be larger than both");
     std::vector<Tensor> pieces;
+    if (mode == PadMode::Wrap) {
+      // The periodic extension: before the input its last before % n
+      // elements, then before / n copies of it; after it after / n copies,
+      // then its first after % n elements.
+      if (before % n)
+        pieces.push_back(slice(r, {n - before % n}, {n}, {a}));
+      pieces.insert(pieces.end(), before / n + 1 + after / n, r);
+      if (after % n)
+        pieces.push_back(slice(r, {0}, {after % n}, {a}));
+      r = concat(pieces, a);
+      continue;
+    }
     if (before > 0)
       pieces.push_back(mode == PadMode::Reflect
                            ? slice(r, {before}, {0}, {a}, {-1})

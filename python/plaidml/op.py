@@ -11,7 +11,7 @@
 # Attribute values are integers, lists of integers, numbers, strings
 # (enumerations: padding 'valid'/'same_upper'/'same_lower'/'explicit',
 # layout 'nxc'/'ncx', filter_layout 'xio'/'oix', pool mode 'max'/'average',
-# pad mode 'constant'/'reflect'/'edge', resize mode 'nearest'/'bilinear'),
+# pad mode 'constant'/'reflect'/'edge'/'wrap', resize mode 'nearest'/'bilinear'),
 # DTypes and Tensors. An unknown keyword is an error (InvalidArgumentError,
 # a ValueError), never silently ignored. A few v1 names and spellings are
 # kept (concatenate, dot, maximum, minimum, square, `axis` for `axes`,

@@ -147,7 +147,7 @@ def main():
                 f.write(json.dumps(r) + "\n")
     if args.report:
         write_report(args.report, index, results, args.device,
-                     args.subset_device, elapsed)
+                     args.subset_device, elapsed, args.work)
 
     counts = defaultdict(int)
     for r in results:
@@ -180,7 +180,7 @@ def main():
     return 1 if bad else 0
 
 
-def write_report(path, index, results, devices, subset, elapsed):
+def write_report(path, index, results, devices, subset, elapsed, work):
     per_op = defaultdict(lambda: defaultdict(int))
     for r in results:
         if r["device"] != (devices or subset)[0]:
@@ -242,7 +242,11 @@ def write_report(path, index, results, devices, subset, elapsed):
     for r in sorted(results, key=lambda r: (r["test"], r["device"])):
         if r["status"] == "pass" or index[r["test"]]["op"] not in REQUIRED:
             continue
-        msg = r.get("message", "").replace("|", "\\|").replace("\n", " ")
+        # Paths relative to the work directory, so the report does not
+        # change with the build tree it ran in.
+        msg = r.get("message", "").replace(os.path.join(
+            os.path.abspath(work), ""), "")
+        msg = msg.replace("|", "\\|").replace("\n", " ")
         if len(msg) > 160:
             msg = msg[:157] + "..."
         lines.append("| %s | %s | %s | %s |" % (r["test"], r["device"],

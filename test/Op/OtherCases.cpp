@@ -301,8 +301,8 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
               slice(x[0], s.starts, s.ends, s.axes, s.steps)};
         },
         s.gpu);
-  const char *modes[] = {"constant", "reflect", "edge"};
-  for (int m = 0; m < 3; ++m)
+  const char *modes[] = {"constant", "reflect", "edge", "wrap"};
+  for (int m = 0; m < 4; ++m)
     for (const auto &pads : std::vector<std::vector<int64_t>>{
              {1, 0, 2, 2}, {0, 2, 0, 3}, {2, 1, 1, 2}})
       add(
@@ -314,6 +314,12 @@ void plaidml::optest::addOtherCases(std::vector<Case> &cases) {
                 pad(x[0], pads, static_cast<PadMode>(m), 1.5)};
           },
           pads[0] == 2);
+  // Wrap padding longer than the dimension: whole copies and a part.
+  add(cases, "pad_wrap_long", "pad",
+      Json().v("pads", {4, 0, 0, 9}).s("mode", "wrap").str(), {spec({3, 4})},
+      [](const std::vector<Tensor> &x) {
+        return std::vector<Tensor>{pad(x[0], {4, 0, 0, 9}, PadMode::Wrap)};
+      });
   add(cases, "squeeze_all", "squeeze", Json().v("axes", {}).str(),
       {spec({1, 3, 1, 2})}, [](const std::vector<Tensor> &x) {
         return std::vector<Tensor>{squeeze(x[0])};

@@ -211,9 +211,10 @@ std::vector<Tensor> split(const Tensor &x, int64_t axis,
 Tensor slice(const Tensor &x, const std::vector<int64_t> &starts,
              const std::vector<int64_t> &ends, std::vector<int64_t> axes = {},
              std::vector<int64_t> steps = {});
-enum class PadMode { Constant, Reflect, Edge };
+enum class PadMode { Constant, Reflect, Edge, Wrap };
 /// Pads (before, after) per dimension: pads has 2 * rank entries, all
-/// befores then all afters (ONNX order).
+/// befores then all afters (ONNX order). Wrap repeats the input
+/// periodically (NumPy's 'wrap'), any number of times.
 Tensor pad(const Tensor &x, const std::vector<int64_t> &pads,
            PadMode mode = PadMode::Constant, double value = 0.0);
 Tensor squeeze(const Tensor &x, std::vector<int64_t> axes = {});

@@ -142,17 +142,30 @@ static void convTranspose(NodeContext &ctx) {
                      (ws[2 + i] - 1) * dilations[i] + 1;
       int64_t want =
           outputShape.empty() ? xs[2 + i] * strides[i] : outputShape.at(i);
+      // Negative when the output is larger than the full one: then the
+      // side with a negative pad gets that many more outputs (zeros plus
+      // the bias), as in ONNX's reference (which floors the halves).
       int64_t total = full - want;
-      if (total < 0)
-        ctx.unsupported("output_shape larger than the full output");
+      int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
       bool upper = autoPadMode == "SAME_UPPER";
-      pads[i] = upper ? total / 2 : total - total / 2;
+      pads[i] = upper ? half : total - half;
       pads[n + i] = total - pads[i];
     }
   } else if (autoPadMode == "NOTSET") {
     pads = padsAttr(ctx, n);
   } else if (autoPadMode != "VALID") {
     ctx.unsupported("auto_pad '" + autoPadMode + "'");
+  }
+  // Negative pads: computed without them, the output padded with zeros
+  // there (before the bias is added).
+  std::vector<int64_t> extend(2 * (n + 2), 0);
+  bool extended = false;
+  for (size_t i = 0; i < 2 * n; ++i) {
+    if (pads[i] >= 0)
+      continue;
+    extended = true;
+    extend[(i < n ? 0 : n + 2) + 2 + i % n] = -pads[i];
+    pads[i] = 0;
   }
   op::ConvTransposeOptions o;
   o.strides = strides;
@@ -163,9 +176,19 @@ static void convTranspose(NodeContext &ctx) {
   o.filterLayout = op::FilterLayout::OIX;
   int64_t groups = ctx.attrInt("group", 1);
   Tensor bias = ctx.has(2) ? ctx.input(2) : Tensor();
-  if (groups == 1) {
+  if (groups == 1 && !extended) {
     o.bias = bias;
     ctx.setOutput(0, op::convolution_transpose(x, w, o));
+    return;
+  }
+  if (groups == 1) {
+    Tensor y = op::pad(op::convolution_transpose(x, w, o), extend);
+    if (!bias.isNull()) {
+      std::vector<int64_t> bshape(y.getRank(), 1);
+      bshape[1] = bias.getShape()[0];
+      y = y + edsl::reshape(bias, bshape);
+    }
+    ctx.setOutput(0, y);
     return;
   }
   // Groups: one transposed convolution per group, concatenated.
@@ -178,6 +201,8 @@ static void convTranspose(NodeContext &ctx) {
   for (int64_t g = 0; g < groups; ++g)
     outs.push_back(op::convolution_transpose(xg[g], wg[g], o));
   Tensor y = op::concat(outs, 1);
+  if (extended)
+    y = op::pad(y, extend);
   if (!bias.isNull()) {
     std::vector<int64_t> bshape(y.getRank(), 1);
     bshape[1] = bias.getShape()[0];
@@ -233,13 +258,38 @@ static void globalPool(NodeContext &ctx, op::PoolMode mode) {
 static void batchNorm(NodeContext &ctx) {
   ctx.checkAttrs(
       {"epsilon", "momentum", "training_mode", "spatial", "is_test"});
-  if (ctx.attrInt("training_mode", 0) != 0)
-    ctx.unsupported("training_mode 1");
-  if (ctx.hasOutput(1) || ctx.hasOutput(2))
-    ctx.unsupported("outputs running_mean and running_var (training)");
   double eps = ctx.attrFloat("epsilon", 1e-5);
   const Value &xv = ctx.value(0);
   size_t rank = xv.shape.size();
+  if (ctx.attrInt("training_mode", 0) != 0) {
+    // Training: normalized by the batch's own statistics (the population
+    // variance over every axis but the channels'), and the running
+    // statistics updated: input * momentum + batch * (1 - momentum).
+    if (rank < 2)
+      ctx.fail("the input needs a channel axis (rank 2 or more)");
+    if (!rt::isFloatDType(xv.dtype))
+      ctx.unsupported("a non-float input");
+    double momentum = ctx.attrFloat("momentum", 0.9);
+    Tensor x = ctx.input(0);
+    std::vector<int64_t> axes{0};
+    for (int64_t a = 2; a < static_cast<int64_t>(rank); ++a)
+      axes.push_back(a);
+    Tensor mean = op::mean(x, axes);
+    std::vector<int64_t> along(rank, 1);
+    along[1] = xv.shape[1];
+    Tensor centered = x - edsl::reshape(mean, along);
+    Tensor var = op::mean(centered * centered, axes);
+    ctx.setOutput(
+        0, op::batch_norm(x, mean, var, ctx.input(1), ctx.input(2), eps, 1));
+    if (ctx.hasOutput(1))
+      ctx.setOutput(1, ctx.input(3) * momentum + mean * (1 - momentum));
+    if (ctx.hasOutput(2))
+      ctx.setOutput(2, ctx.input(4) * momentum + var * (1 - momentum));
+    return;
+  }
+  if (ctx.hasOutput(1) || ctx.hasOutput(2))
+    ctx.unsupported("outputs running_mean and running_var without "
+                    "training_mode");
   bool cl = rank >= 3 && rank <= 5 && channelsLast(ctx, false);
   // Parameters known at import (inference): y = x * scale + shift with
   // scale = gamma / sqrt(var + eps) and shift = beta - mean * scale

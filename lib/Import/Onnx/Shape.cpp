@@ -272,6 +272,8 @@ static void pad(NodeContext &ctx) {
     m = op::PadMode::Reflect;
   else if (mode == "edge")
     m = op::PadMode::Edge;
+  else if (mode == "wrap")
+    m = op::PadMode::Wrap;
   else
     ctx.unsupported("mode '" + mode + "'");
   std::vector<int64_t> pads;
