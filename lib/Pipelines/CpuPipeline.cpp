@@ -56,8 +56,6 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // No work on tensors without elements, which the LLVM lowering refuses.
   funcPm.addPass(createEraseZeroSizeBuffersPass());
-  // LLVM's maximum/minimum order signed zeros: no need to do it by hand.
-  funcPm.addPass(createCpuExactMinMaxPass());
   funcPm.addPass(createFuseElementwisePass());
   CpuConfigurePassOptions configure;
   configure.blockBytes = options.cacheBlockBytes;

@@ -24,7 +24,6 @@
 // FULL-NEXT:   plaidml-attach-target{{{.*}}cpu=x86-64 device=cpu {{.*}}},
 // FULL-NEXT:   func.func(
 // FULL-NEXT:     plaidml-erase-zero-size-buffers,
-// FULL-NEXT:     plaidml-cpu-exact-min-max,
 // FULL-NEXT:     plaidml-fuse-elementwise,
 // FULL-NEXT:     plaidml-cpu-configure{block-bytes=65536 chunk-bytes=16384 remarks=false vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
@@ -35,7 +34,6 @@
 // LOWER-NEXT:  plaidml-attach-target{{{.*}}cpu=native device=cpu {{.*}}},
 // LOWER-NEXT:  func.func(
 // LOWER-NEXT:    plaidml-erase-zero-size-buffers,
-// LOWER-NEXT:    plaidml-cpu-exact-min-max,
 // LOWER-NEXT:    plaidml-fuse-elementwise,
 // LOWER-NEXT:    plaidml-cpu-configure{block-bytes=262144 chunk-bytes=16384 remarks=false vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions

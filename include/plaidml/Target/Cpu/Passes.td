@@ -312,35 +312,6 @@ def CpuParallelizePass
   ];
 }
 
-def CpuExactMinMaxPass
-    : Pass<"plaidml-cpu-exact-min-max", "mlir::func::FuncOp"> {
-  let summary = "Drop the by-hand ordering of signed zeros around float "
-                "max and min";
-  let description = [{
-    `convert-tile-to-affine` computes a float max or min as IEEE 754
-    maximum/minimum (NaN in, NaN out; -0 < +0), and since the GLSL `FMax`
-    and `FMin` that `arith.maximumf` and `minimumf` become on Vulkan return
-    either zero, it combines two zeros by hand:
-
-    ```mlir
-    %m = arith.maximumf %x, %y : f32
-    %zx = arith.cmpf oeq, %x, %zero : f32
-    %zy = arith.cmpf oeq, %y, %zero : f32
-    %zz = arith.andi %zx, %zy : i1
-    %s = arith.addf %x, %y : f32       // +0 unless both are -0
-    %r = arith.select %zz, %s, %m : f32
-    ```
-
-    (for min, `-((-x) + (-y))`). LLVM lowers `arith.maximumf` and `minimumf`
-    to its `maximum` and `minimum`, which order the zeros themselves, so on
-    the CPU `%r` is `%m`: this pass replaces every such `select` (scalar or
-    vector) by the `maximumf` or `minimumf`, and the comparisons and the sum
-    go away. A max-pool or a ReLU6 (`Clip`) epilogue then costs one
-    `maximum`/`minimum` per element instead of six or seven operations.
-  }];
-  let dependentDialects = ["mlir::arith::ArithDialect"];
-}
-
 def CpuSplitPreparePass
     : Pass<"plaidml-cpu-split-prepare", "mlir::ModuleOp"> {
   let summary = "Move what an entry function computes from its parameters "
