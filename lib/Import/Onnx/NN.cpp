@@ -181,26 +181,22 @@ static void convTranspose(NodeContext &ctx) {
     ctx.setOutput(0, op::convolution_transpose(x, w, o));
     return;
   }
+  Tensor y;
   if (groups == 1) {
-    Tensor y = op::pad(op::convolution_transpose(x, w, o), extend);
-    if (!bias.isNull()) {
-      std::vector<int64_t> bshape(y.getRank(), 1);
-      bshape[1] = bias.getShape()[0];
-      y = y + edsl::reshape(bias, bshape);
-    }
-    ctx.setOutput(0, y);
-    return;
+    y = op::convolution_transpose(x, w, o);
+  } else {
+    // Groups: one transposed convolution per group, concatenated.
+    if (groups < 1 || xs[1] % groups != 0)
+      ctx.fail("group " + std::to_string(groups) + " does not divide the " +
+               std::to_string(xs[1]) + " input channels");
+    std::vector<int64_t> sizes(groups, xs[1] / groups);
+    std::vector<Tensor> xg = op::split(x, 1, sizes),
+                        wg = op::split(w, 0, sizes);
+    std::vector<Tensor> outs;
+    for (int64_t g = 0; g < groups; ++g)
+      outs.push_back(op::convolution_transpose(xg[g], wg[g], o));
+    y = op::concat(outs, 1);
   }
-  // Groups: one transposed convolution per group, concatenated.
-  if (groups < 1 || xs[1] % groups != 0)
-    ctx.fail("group " + std::to_string(groups) + " does not divide the " +
-             std::to_string(xs[1]) + " input channels");
-  std::vector<int64_t> sizes(groups, xs[1] / groups);
-  std::vector<Tensor> xg = op::split(x, 1, sizes), wg = op::split(w, 0, sizes);
-  std::vector<Tensor> outs;
-  for (int64_t g = 0; g < groups; ++g)
-    outs.push_back(op::convolution_transpose(xg[g], wg[g], o));
-  Tensor y = op::concat(outs, 1);
   if (extended)
     y = op::pad(y, extend);
   if (!bias.isNull()) {

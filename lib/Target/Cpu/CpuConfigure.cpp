@@ -95,7 +95,7 @@ constexpr double kFmaLatency = 4;
 /// Cycles each load or broadcast of a step adds to its bound, on targets
 /// without AVX-512: among blocks bound by their FMAs, the one with fewer
 /// loads per FMA wins. Measured on a Zen 3 core (2026-12-04, the convolutions
-/// of ResNet-50): 4 x 3 blocks (7 loads per 12 FMAs) ran 4-20% faster than
+/// of ResNet-50): 4 x 3 blocks (7 loads per 12 FMAs) ran 4-21% faster than
 /// 5 x 2 (7 per 10) and 6 x 2 (8 per 12) on 3x3 convolutions although all
 /// three reach the FMA bound with the operands in L1 (a loop of them alone
 /// does), and ResNet-50 whole 4% (medians of the best run per round) to 9%

@@ -110,16 +110,17 @@ private:
   /// over every row block of the panel) and the epilogue.
   void emitChunkedPanels(Frame &frame, AffineExpr block, int64_t panels,
                          const DenseMap<Operation *, Packed> &packed);
-  /// Copies every packable load's data of the cache block `block` (an
-  /// expression of `frame`) into a new buffer; a parameter's data, all of
-  /// its panels, into a buffer made once at the top of the function.
-  DenseMap<Operation *, Packed> emitPacking(Frame &frame, AffineExpr block,
-                                            int64_t panels);
-  /// Likewise for the remainder vectors' panel of `width` columns from
-  /// column `column` (relative to the vector dimension's start): one panel,
-  /// not in chunks. Run-time copies are freed after the builder's point.
+  /// Copies every packable load's data into a new buffer of `bufferPanels`
+  /// panels of `width` columns: `count` panels (an upper bound map of
+  /// `frame`) from column `first` (relative to the vector dimension's
+  /// start), laid out by chunks of `chunk` (0: not); a parameter's data
+  /// instead, its `panels` panels from column `column`, into a buffer made
+  /// once at the top of the function. Each is read at panel `panel` (null:
+  /// set by emitPanelLoop). Run-time copies are freed by the caller.
   DenseMap<Operation *, Packed>
-  emitRemainderPacking(Frame &frame, int64_t column, int64_t width);
+  emitPacking(Frame &frame, AffineExpr first, AffineMap count,
+              int64_t bufferPanels, int64_t column, int64_t panels,
+              int64_t width, int64_t chunk, AffineExpr panel);
   /// A buffer of `type` made once at the top of the function and filled
   /// there (plaidml-cpu-split-prepare moves both to the preparation) with
   /// `count` panels of `width` columns of `load`'s data from `column` on.
@@ -373,10 +374,10 @@ Value Generator::emitPreparedCopy(affine::AffineLoadOp load, MemRefType type,
 }
 
 DenseMap<Operation *, Packed>
-Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
+Generator::emitPacking(Frame &frame, AffineExpr first, AffineMap count,
+                       int64_t bufferPanels, int64_t column, int64_t panels,
+                       int64_t width, int64_t chunk, AffineExpr panel) {
   DenseMap<Operation *, Packed> packed;
-  int64_t perBlock = schedule.panelsPerBlock, width = panelWidth();
-  int64_t chunk = schedule.reductionChunk;
   for (Operation *op : nest.body) {
     auto load = dyn_cast<affine::AffineLoadOp>(op);
     if (!load || !isPacked(load))
@@ -384,42 +385,16 @@ Generator::emitPacking(Frame &frame, AffineExpr block, int64_t panels) {
     // A parameter's panels are packed all at once, for every call.
     if (readsParameter(load)) {
       Value buffer =
-          emitPreparedCopy(load, packedType(load, panels, width, chunk), 0,
+          emitPreparedCopy(load, packedType(load, panels, width, chunk), column,
                            panels, width, chunk);
-      packed[op] = {buffer, AffineExpr(), true, chunk != 0};
+      packed[op] = {buffer, panel, true, chunk != 0};
       continue;
     }
     Value buffer = memref::AllocOp::create(
-        b, loc, packedType(load, perBlock, width, chunk), ValueRange{},
+        b, loc, packedType(load, bufferPanels, width, chunk), ValueRange{},
         b.getI64IntegerAttr(64));
-    AffineMap count =
-        AffineMap::get(frame.operands.size(), 0,
-                       {cst(perBlock), cst(panels) - block * perBlock}, ctx);
-    emitCopy(frame, load, buffer, block * (perBlock * width), count, width,
-             chunk);
-    packed[op] = {buffer, AffineExpr(), false, chunk != 0};
-  }
-  return packed;
-}
-
-DenseMap<Operation *, Packed>
-Generator::emitRemainderPacking(Frame &frame, int64_t column, int64_t width) {
-  DenseMap<Operation *, Packed> packed;
-  for (Operation *op : nest.body) {
-    auto load = dyn_cast<affine::AffineLoadOp>(op);
-    if (!load || !isPacked(load))
-      continue;
-    MemRefType type = packedType(load, 1, width, 0);
-    if (readsParameter(load)) {
-      packed[op] = {emitPreparedCopy(load, type, column, 1, width, 0), cst(0),
-                    true, false};
-      continue;
-    }
-    Value buffer = memref::AllocOp::create(b, loc, type, ValueRange{},
-                                           b.getI64IntegerAttr(64));
-    emitCopy(frame, load, buffer, cst(column),
-             AffineMap::getConstantMap(1, ctx), width, 0);
-    packed[op] = {buffer, cst(0), false, false};
+    emitCopy(frame, load, buffer, first, count, width, chunk);
+    packed[op] = {buffer, panel, false, chunk != 0};
   }
   return packed;
 }
@@ -796,8 +771,15 @@ void Generator::run() {
         frame.exprOf[nest.parallel.getIVs()[i]] = frame.addOperand(iv, ctx);
     }
     DenseMap<Operation *, Packed> packed;
-    if (schedule.pack)
-      packed = emitPacking(frame, block, panels);
+    if (schedule.pack) {
+      int64_t perBlock = schedule.panelsPerBlock;
+      AffineMap count =
+          AffineMap::get(frame.operands.size(), 0,
+                         {cst(perBlock), cst(panels) - block * perBlock}, ctx);
+      packed =
+          emitPacking(frame, block * (perBlock * width), count, perBlock, 0,
+                      panels, width, schedule.reductionChunk, AffineExpr());
+    }
     if (schedule.reductionChunk) {
       emitChunkedPanels(frame, block, panels, packed);
     } else {
@@ -823,8 +805,11 @@ void Generator::run() {
   if (tailVectors > 0) {
     OpBuilder::InsertionGuard guard(b);
     Frame frame;
-    DenseMap<Operation *, Packed> packed =
-        emitRemainderPacking(frame, panels * width, tailVectors * lanes);
+    DenseMap<Operation *, Packed> packed;
+    if (schedule.pack)
+      packed = emitPacking(frame, cst(panels * width),
+                           AffineMap::getConstantMap(1, ctx), 1, panels * width,
+                           1, tailVectors * lanes, 0, cst(0));
     {
       OpBuilder::InsertionGuard loops(b);
       emitOtherLoops(frame);
