@@ -56,6 +56,8 @@ void mlir::plaidml::buildCpuLoweringPipeline(
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // No work on tensors without elements, which the LLVM lowering refuses.
   funcPm.addPass(createEraseZeroSizeBuffersPass());
+  // LLVM's maximum/minimum order signed zeros: no need to do it by hand.
+  funcPm.addPass(createCpuExactMinMaxPass());
   funcPm.addPass(createFuseElementwisePass());
   CpuConfigurePassOptions configure;
   configure.blockBytes = options.cacheBlockBytes;
@@ -113,7 +115,10 @@ void mlir::plaidml::buildCpuLoweringPipeline(
     openMPOptions.numThreads = options.threads;
     addToModule(createConvertSCFToOpenMPPass(openMPOptions));
   }
-  addToFunctions(arith::createArithExpandOpsPass());
+  // ceil/floor divisions expanded; float max/min stay for arith-to-llvm
+  // (LLVM's maximum/minimum order signed zeros, which
+  // plaidml-cpu-exact-min-max relies on).
+  addToFunctions(createCpuExpandArithPass());
   // Memrefs to LLVM: with OpenMP before scf-to-cf, since every OpenMP loop
   // body is a memref.alloca_scope, whose region must stay one block (its
   // lowering inlines it into the loop body, which may have several).

@@ -24,6 +24,7 @@
 // FULL-NEXT:   plaidml-attach-target{{{.*}}cpu=x86-64 device=cpu {{.*}}},
 // FULL-NEXT:   func.func(
 // FULL-NEXT:     plaidml-erase-zero-size-buffers,
+// FULL-NEXT:     plaidml-cpu-exact-min-max,
 // FULL-NEXT:     plaidml-fuse-elementwise,
 // FULL-NEXT:     plaidml-cpu-configure{block-bytes=65536 chunk-bytes=16384 remarks=false vector-bits=0}
 // FULL-NEXT:     plaidml-cpu-tile-contractions
@@ -34,6 +35,7 @@
 // LOWER-NEXT:  plaidml-attach-target{{{.*}}cpu=native device=cpu {{.*}}},
 // LOWER-NEXT:  func.func(
 // LOWER-NEXT:    plaidml-erase-zero-size-buffers,
+// LOWER-NEXT:    plaidml-cpu-exact-min-max,
 // LOWER-NEXT:    plaidml-fuse-elementwise,
 // LOWER-NEXT:    plaidml-cpu-configure{block-bytes=262144 chunk-bytes=16384 remarks=false vector-bits=0},
 // LOWER-NEXT:    plaidml-cpu-tile-contractions
@@ -49,7 +51,7 @@
 // LOWER-NEXT:  func.func(
 // LOWER-NEXT:    lower-affine,
 // LOWER-NEXT:    cse,
-// LOWER-NEXT:    arith-expand{
+// LOWER-NEXT:    plaidml-cpu-expand-arith,
 // LOWER-NEXT:    convert-scf-to-cf{
 // LOWER-NEXT:    convert-math-to-llvm{
 // LOWER-NEXT:  ),
@@ -86,7 +88,7 @@
 // FULL-NEXT: ),
 // FULL-NEXT: convert-scf-to-openmp{num-threads=4},
 // FULL-NEXT: func.func(
-// FULL-NEXT:   arith-expand{
+// FULL-NEXT:   plaidml-cpu-expand-arith,
 // FULL-NEXT:   expand-strided-metadata
 // FULL-NEXT: ),
 // FULL-NEXT: finalize-memref-to-llvm{

@@ -312,6 +312,63 @@ def CpuParallelizePass
   ];
 }
 
+def CpuExactMinMaxPass
+    : Pass<"plaidml-cpu-exact-min-max", "mlir::func::FuncOp"> {
+  let summary = "Drop the by-hand ordering of signed zeros around float "
+                "max and min";
+  let description = [{
+    `convert-tile-to-affine` computes a float max or min as IEEE 754
+    maximum/minimum (NaN in, NaN out; -0 < +0), and since the GLSL `FMax`
+    and `FMin` that `arith.maximumf` and `minimumf` become on Vulkan return
+    either zero, it combines two zeros by hand:
+
+    ```mlir
+    %m = arith.maximumf %x, %y : f32
+    %zx = arith.cmpf oeq, %x, %zero : f32
+    %zy = arith.cmpf oeq, %y, %zero : f32
+    %zz = arith.andi %zx, %zy : i1
+    %s = arith.addf %x, %y : f32       // +0 unless both are -0
+    %r = arith.select %zz, %s, %m : f32
+    ```
+
+    (for min, `-((-x) + (-y))`). `convert-arith-to-llvm` lowers
+    `arith.maximumf` and `minimumf` to LLVM's `maximum` and `minimum`, which
+    order the zeros themselves, so on the CPU `%r` is `%m` (provided nothing
+    expands them into a comparison and a select first: the CPU pipeline
+    runs `plaidml-cpu-expand-arith`, not `arith-expand`): this pass replaces every such `select` (scalar or
+    vector) by the `maximumf` or `minimumf`, and the comparisons and the sum
+    go away. A max-pool or a ReLU6 (`Clip`) epilogue then costs one
+    `maximum`/`minimum` per element instead of six or seven operations.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def CpuExpandArithPass
+    : Pass<"plaidml-cpu-expand-arith", "mlir::func::FuncOp"> {
+  let summary = "Expand the arith ops LLVM has no lowering for, and keep "
+                "float max and min";
+  let description = [{
+    Upstream's `arith-expand` rewrites `arith.ceildivsi`, `ceildivui` and
+    `floordivsi` (which `convert-arith-to-llvm` does not lower) into
+    divisions and selects, but also `arith.maximumf`/`minimumf` into a
+    comparison and a select: `x > y ? x : y` with a NaN test, which returns
+    the second operand for two zeros, so max(-0, +0) is -0 unless the
+    ordering that `plaidml-cpu-exact-min-max` removes stays. This pass
+    applies the division and scaling-extension/truncation expansions alone;
+    `maximumf`, `minimumf`, `maxnumf` and `minnumf` stay for
+    `convert-arith-to-llvm`, which lowers them to LLVM's `maximum`,
+    `minimum`, `maxnum` and `minnum` (IEEE 754-2019: NaN in, NaN out for
+    the first two, and -0 < +0).
+
+    ```mlir
+    %q = arith.floordivsi %a, %b : i32   // -> divsi, remsi, compare, select
+    %m = arith.maximumf %x, %y : f32     // unchanged
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def CpuSplitPreparePass
     : Pass<"plaidml-cpu-split-prepare", "mlir::ModuleOp"> {
   let summary = "Move what an entry function computes from its parameters "
