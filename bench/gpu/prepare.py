@@ -30,10 +30,12 @@ import cases  # noqa: E402
 DEVICES = {"vulkan": "vulkan:0", "opencl": "opencl:0"}
 
 
-def compile_case(compiler, case, out, api, device):
+def compile_case(compiler, case, out, api, device, features=""):
     src = os.path.join(out, case.name + ".mlir")
     dst = os.path.join(out, f"{case.name}.{api}.so")
     cmd = [compiler, src, "--device", device, "--cpu", "x86-64", "-o", dst]
+    if features:
+        cmd.append("--device-features=" + features)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return f"{' '.join(cmd)} failed:\n{r.stderr.strip()}"
@@ -67,6 +69,13 @@ def main():
                              "machine lacks, e.g. vulkan:9, has every feature "
                              "the runtime checks, cooperative matrices "
                              "included: use it for a GPU machine)")
+    parser.add_argument("--opencl-target", default=DEVICES["opencl"],
+                        help="the device the OpenCL artifacts are compiled for "
+                             "(default opencl:0, this machine's)")
+    parser.add_argument("--opencl-features", default="",
+                        help="for an --opencl-target this machine lacks: its "
+                             "features (plaidml-compile --device-features); "
+                             "NVIDIA's OpenCL: cl_khr_fp64,nv-ptx-wmma")
     parser.add_argument("--runtime-build", default="",
                         help="build the runtime-only plaidml-run in this folder "
                              "(default: OUT/runtime); 'none' to skip")
@@ -96,8 +105,9 @@ def main():
         entry = case.manifest()
         entry["artifacts"] = {}
         for api in apis:
-            device = args.vulkan_target if api == "vulkan" else DEVICES[api]
-            error = compile_case(compiler, case, args.out, api, device)
+            device = args.vulkan_target if api == "vulkan" else args.opencl_target
+            features = args.opencl_features if api == "opencl" else ""
+            error = compile_case(compiler, case, args.out, api, device, features)
             if error:
                 failures.append(error)
                 print(f"prepare: {case.name} {api}: FAILED", flush=True)

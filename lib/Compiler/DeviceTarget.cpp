@@ -54,17 +54,23 @@ static std::vector<std::string> getCheckableFeatures(llvm::StringRef driver) {
                     : std::vector<std::string>();
 }
 
-static void resolveVulkan(CompileOptions &options, unsigned index) {
+static std::string resolveVulkan(CompileOptions &options, unsigned index,
+                                 const std::vector<std::string> *offline) {
   std::string name = "vulkan:" + std::to_string(index);
   std::vector<std::string> features;
   if (std::optional<rt::DeviceInfo> info = findDevice("vulkan", index)) {
+    if (offline)
+      return name + " is a device of this machine: its features are its "
+                    "own (--device-features is for a device this machine "
+                    "does not have)";
     options.label = name + " (" + info->model + ")";
     features = info->features;
   } else {
-    // Not on this machine: a device with every feature the runtime checks.
+    // Not on this machine: the features given, else every feature the
+    // runtime checks.
     options.label = name + " (not on this machine; its features are checked "
                            "when the artifact is loaded)";
-    features = getCheckableFeatures("vulkan");
+    features = offline ? *offline : getCheckableFeatures("vulkan");
   }
   // Extensions are named SPV_*, capabilities are not.
   options.caps.clear();
@@ -72,30 +78,58 @@ static void resolveVulkan(CompileOptions &options, unsigned index) {
   for (std::string &feature : features)
     (llvm::StringRef(feature).starts_with("SPV_") ? options.exts : options.caps)
         .push_back(std::move(feature));
+  return "";
 }
 
-static void resolveOpenCL(CompileOptions &options, unsigned index) {
+static std::string resolveOpenCL(CompileOptions &options, unsigned index,
+                                 const std::vector<std::string> *offline) {
   std::string name = "opencl:" + std::to_string(index);
   options.caps.clear();
   options.exts.clear();
-  bool fp64 = true, fp16 = true;
+  // Offline, by default: every extension the runtime checks but
+  // nv-ptx-wmma, which only NVIDIA's OpenCL has, and it has no cl_khr_fp16
+  // (--device-features=cl_khr_fp64,nv-ptx-wmma targets it).
+  bool fp64 = true, fp16 = true, wmma = false;
   if (std::optional<rt::DeviceInfo> info = findDevice("opencl", index)) {
+    if (offline)
+      return name + " is a device of this machine: its extensions are its "
+                    "own (--device-features is for a device this machine "
+                    "does not have)";
     options.label = name + " (" + info->model + ")";
     fp64 = info->hasFeature("cl_khr_fp64");
     fp16 = info->hasFeature("cl_khr_fp16");
+    // Not taken from the device yet: the wmma kernels have not run on
+    // NVIDIA (docs/GpuKernels.md); --device-features with an offline
+    // target opts in.
   } else {
     options.label = name + " (not on this machine; its extensions are "
                            "checked when the artifact is loaded)";
+    if (offline) {
+      fp64 = llvm::is_contained(*offline, "cl_khr_fp64");
+      fp16 = llvm::is_contained(*offline, "cl_khr_fp16");
+      wmma = llvm::is_contained(*offline, "nv-ptx-wmma");
+    }
   }
   if (fp64)
     options.exts.push_back("cl_khr_fp64");
   if (fp16)
     options.exts.push_back("cl_khr_fp16");
+  // f16 products summed in f32 as 16x16x16 matrices per 32-wide subgroup
+  // (the cooperative-matrix kernels, in OpenCL C as PTX wmma).
+  if (wmma)
+    options.exts.push_back("nv-ptx-wmma");
+  return "";
 }
 
-void mlir::plaidml::resolveDeviceTarget(CompileOptions &options) {
+std::string
+mlir::plaidml::resolveDeviceTarget(CompileOptions &options,
+                                   const std::vector<std::string> *offline) {
   if (std::optional<unsigned> index = getIndex(options.device, "vulkan"))
-    resolveVulkan(options, *index);
-  else if (std::optional<unsigned> index = getIndex(options.device, "opencl"))
-    resolveOpenCL(options, *index);
+    return resolveVulkan(options, *index, offline);
+  if (std::optional<unsigned> index = getIndex(options.device, "opencl"))
+    return resolveOpenCL(options, *index, offline);
+  return offline ? "--device-features is for a vulkan:N or opencl:N this "
+                   "machine does not have, not " +
+                       options.device
+                 : "";
 }

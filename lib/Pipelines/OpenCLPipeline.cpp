@@ -64,6 +64,10 @@ void mlir::plaidml::buildOpenCLLoweringPipeline(
     device.exts.push_back("cl_khr_fp64");
   if (options.fp16)
     device.exts.push_back("cl_khr_fp16");
+  // plaidml-gpu-configure reads it as 16x16x16 f16 -> f32 matrices on
+  // 32-wide subgroups.
+  if (options.ptxWmma)
+    device.exts.push_back("nv-ptx-wmma");
   device.maxWorkgroupSize = options.maxWorkgroupSize;
   device.label = options.label;
   pm.addPass(createAttachTargetPass(device));

@@ -53,6 +53,12 @@ static cl::opt<std::string> device(
              "that device of this machine offers; for a device this machine "
              "does not have, for every feature the runtime checks)"),
     cl::init("cpu"), cl::cat(category));
+static cl::list<std::string> deviceFeatures(
+    "device-features",
+    cl::desc("For a vulkan:N or opencl:N this machine does not have: the "
+             "features it has, comma-separated (default: every feature the "
+             "runtime checks; NVIDIA's OpenCL: cl_khr_fp64,nv-ptx-wmma)"),
+    cl::CommaSeparated, cl::cat(category));
 static cl::opt<std::string>
     cpu("cpu",
         cl::desc("LLVM CPU name, or 'native' for the host CPU (default: "
@@ -258,7 +264,12 @@ int main(int argc, char **argv) {
   if (!error.empty())
     return fail(error);
   // The device is resolved here, not in the compiler library.
-  resolveDeviceTarget(options);
+  std::vector<std::string> features(deviceFeatures.begin(),
+                                    deviceFeatures.end());
+  std::string deviceError = resolveDeviceTarget(
+      options, deviceFeatures.getNumOccurrences() ? &features : nullptr);
+  if (!deviceError.empty())
+    return fail(deviceError);
 
   std::string readError;
   std::unique_ptr<llvm::MemoryBuffer> input;

@@ -27,7 +27,14 @@ namespace mlir::plaidml {
 ///   records what its kernels use and the runtime of the machine that runs
 ///   it decides;
 /// - `cpu` (and anything else): nothing.
-void resolveDeviceTarget(CompileOptions &options);
+/// `offlineFeatures`, when given, are the features of a device this
+/// machine does not have instead of every checkable one (plaidml-compile
+/// --device-features: NVIDIA's OpenCL, say, has nv-ptx-wmma but not
+/// cl_khr_fp16). Returns an error message for features given for a device
+/// this machine has, or for a cpu; empty otherwise.
+std::string
+resolveDeviceTarget(CompileOptions &options,
+                    const std::vector<std::string> *offlineFeatures = nullptr);
 
 } // namespace mlir::plaidml
 

@@ -227,6 +227,13 @@ struct OpenCLPipelineOptions
       llvm::cl::desc("The device has half precision arithmetic "
                      "(cl_khr_fp16)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> ptxWmma{
+      *this, "ptx-wmma",
+      llvm::cl::desc("The device is NVIDIA's OpenCL on compute capability "
+                     "7.0 or later (nv-ptx-wmma): f16 products summed in f32 "
+                     "become cooperative-matrix kernels, in OpenCL C as "
+                     "inline PTX wmma"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Kernels into gpu.binary ops (spirv: "

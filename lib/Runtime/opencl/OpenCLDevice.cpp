@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -89,6 +90,7 @@ std::string OpenCLDeviceInfo::describe() const {
   add(fp64, "f64");
   add(int64, "int64");
   add(subgroups, "subgroups");
+  add(nvPtxWmma, "ptx-wmma");
   if (!features.empty())
     s += ", " + features;
   return s + ")";
@@ -465,6 +467,11 @@ OpenCLDeviceInfo queryDevice(const OpenCLLoader &cl, unsigned index,
                                             CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
   d.int64 = deviceString(cl, device, CL_DEVICE_PROFILE) == "FULL_PROFILE" ||
             d.hasExtension("cles_khr_int64");
+  // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV of cl_nv_device_attribute_query.
+  constexpr cl_device_info kComputeCapabilityMajorNV = 0x4000;
+  d.nvPtxWmma =
+      d.hasExtension("cl_nv_device_attribute_query") &&
+      deviceValue<cl_uint>(cl, device, kComputeCapabilityMajorNV) >= 7;
   d.subgroups =
       d.hasExtension("cl_khr_subgroups") ||
       d.hasExtension("cl_intel_subgroups") ||
@@ -896,10 +903,69 @@ static std::string quoteFirstErrorLine(const std::string &log,
   return "";
 }
 
+/// PLAIDML_OPENCL_DUMP=DIR: each program the device builds is written to
+/// DIR as `opencl-N.cl` (its OpenCL C) or `opencl-N.spv` (its SPIR-V),
+/// `opencl-N.bin` (what CL_PROGRAM_BINARIES gives: PTX on NVIDIA's
+/// driver) and `opencl-N.log` (the options and the build log), one line on
+/// stderr per program. PLAIDML_OPENCL_OPTIONS adds build options (NVIDIA:
+/// `-cl-nv-verbose` puts each kernel's registers into the log). Diagnostics
+/// for kernel work (docs/OpenCLRuntime.md); a failed write is reported, not
+/// fatal.
+static std::string extraBuildOptions(const std::string &options) {
+  const char *extra = std::getenv("PLAIDML_OPENCL_OPTIONS");
+  if (!extra || !extra[0])
+    return options;
+  return options.empty() ? std::string(extra) : options + " " + extra;
+}
+
+static void dumpProgram(OpenCLLoader &cl, cl_program program,
+                        const std::string &key, const std::string &options,
+                        const std::string &log, const std::string &label) {
+  const char *dir = std::getenv("PLAIDML_OPENCL_DUMP");
+  if (!dir || !dir[0])
+    return;
+  static std::mutex mu;
+  static unsigned counter = 0;
+  std::lock_guard<std::mutex> lock(mu);
+  std::string base = std::string(dir) + "/opencl-" + std::to_string(counter++);
+  // The key is "source\n" or "il\n", the options, a NUL, the code.
+  size_t nul = key.find('\0');
+  std::string_view code = nul == std::string::npos
+                              ? std::string_view()
+                              : std::string_view(key).substr(nul + 1);
+  bool isSource = key.rfind("source\n", 0) == 0;
+  std::string binary;
+  size_t binarySize = 0;
+  if (cl.clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size_t),
+                          &binarySize, nullptr) == CL_SUCCESS &&
+      binarySize > 0) {
+    binary.assign(binarySize, '\0');
+    unsigned char *ptr = reinterpret_cast<unsigned char *>(binary.data());
+    if (cl.clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(ptr), &ptr,
+                            nullptr) != CL_SUCCESS)
+      binary.clear();
+  }
+  std::string error;
+  std::string written = base + (isSource ? ".cl" : ".spv");
+  bool ok = detail::writeWholeFile(written, {code}, error) &&
+            detail::writeWholeFile(
+                base + ".log", {label, "\noptions: ", options, "\n", log, "\n"},
+                error) &&
+            (binary.empty() ||
+             detail::writeWholeFile(base + ".bin", {binary}, error));
+  if (ok)
+    std::fprintf(stderr, "PLAIDML_OPENCL_DUMP: %s (%s)\n", written.c_str(),
+                 binary.empty() ? "no binary" : "binary in .bin");
+  else
+    std::fprintf(stderr, "PLAIDML_OPENCL_DUMP: cannot write %s.*: %s\n",
+                 base.c_str(), error.c_str());
+}
+
 StatusOr<std::shared_ptr<OpenCLProgram>>
 OpenCLDevice::Impl::buildProgram(const std::string &key, cl_program program,
-                                 const std::string &options,
+                                 const std::string &baseOptions,
                                  const std::string *source) {
+  std::string options = extraBuildOptions(baseOptions);
   cl_int err =
       cl.clBuildProgram(program, 1, &device, options.c_str(), nullptr, nullptr);
   std::string log;
@@ -913,6 +979,7 @@ OpenCLDevice::Impl::buildProgram(const std::string &key, cl_program program,
       log.clear();
     log = trimInfo(log);
   }
+  dumpProgram(cl, program, key, options, log, label);
   if (err != CL_SUCCESS) {
     cl.clReleaseProgram(program);
     Status status =

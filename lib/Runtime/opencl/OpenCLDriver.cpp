@@ -8,7 +8,8 @@
 // device takes it, else OpenCL C, built with -cl-std=CL1.2 so that OpenCL
 // 1.2 devices run it; or the format PLAIDML_OPENCL_KERNEL_FORMAT forces).
 // Requirements are OpenCL extension names (cl_khr_fp64, cl_khr_fp16, ...),
-// "int64", and "spirv" for kernel modules that exist only as SPIR-V. The
+// "int64", "spirv" for kernel modules that exist only as SPIR-V, and
+// "nv-ptx-wmma" for OpenCL C with PTX matrix instructions (NVIDIA). The
 // launch's grid and block become the NDRange. The driver takes one
 // executable option, `kernel-format` (spirv, opencl-c or auto), which wins
 // over PLAIDML_OPENCL_KERNEL_FORMAT.
@@ -89,6 +90,7 @@ public:
                  : r == "cl_khr_fp16" ? info.fp16
                  : r == "int64"       ? info.int64
                  : r == "spirv"       ? info.takesSpirv()
+                 : r == "nv-ptx-wmma" ? info.nvPtxWmma
                                       : info.hasExtension(r);
       if (!has)
         missing += (missing.empty() ? "" : ", ") + r;
@@ -185,6 +187,7 @@ std::vector<std::string> getFeatures(const OpenCLDeviceInfo &device) {
   add(device.fp16, "cl_khr_fp16");
   add(device.int64, "int64");
   add(device.takesSpirv(), "spirv");
+  add(device.nvPtxWmma, "nv-ptx-wmma");
   return features;
 }
 
@@ -208,5 +211,6 @@ StatusOr<std::vector<DeviceInfo>> enumerate() {
 std::unique_ptr<Driver> plaidml::rt::createOpenCLDriver() {
   return std::make_unique<GpuDriver>(
       "opencl", enumerate, openOpenCLBackend,
-      std::vector<std::string>{"cl_khr_fp64", "cl_khr_fp16", "int64", "spirv"});
+      std::vector<std::string>{"cl_khr_fp64", "cl_khr_fp16", "int64", "spirv",
+                               "nv-ptx-wmma"});
 }

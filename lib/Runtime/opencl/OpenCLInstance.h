@@ -57,6 +57,11 @@ struct OpenCLDeviceInfo {
   /// cl_khr_subgroups / cl_intel_subgroups, or CL_DEVICE_MAX_NUM_SUB_GROUPS
   /// > 0 on OpenCL 2.1 and later.
   bool subgroups = false;
+  /// NVIDIA's OpenCL on compute capability 7.0 or later
+  /// (cl_nv_device_attribute_query): its compiler takes inline PTX, and the
+  /// device the warp-wide `wmma` matrix instructions, which the
+  /// cooperative-matrix kernels' OpenCL C uses ("nv-ptx-wmma").
+  bool nvPtxWmma = false;
 
   bool hasExtension(const std::string &name) const;
   /// Whether the device builds SPIR-V with clCreateProgramWithIL: its

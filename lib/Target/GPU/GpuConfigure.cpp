@@ -195,6 +195,13 @@ struct GpuConfigurePass
       for (Attribute cap : list)
         if (auto name = dyn_cast<StringAttr>(cap))
           caps.push_back(name.str());
+    // NVIDIA's OpenCL: the PTX wmma instructions multiply 16x16x16 f16
+    // matrices into f32 on 32-wide warps (the OpenCL C translation of the
+    // cooperative-matrix kernels, docs/GpuKernels.md).
+    if (target.getDevice() == DeviceKind::opencl &&
+        target.hasExtension("nv-ptx-wmma"))
+      caps.append({"CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32",
+                   "subgroup-size-32"});
     Block &body = func.getBody().front();
     if (!func.getBody().hasOneBlock()) {
       func.emitError("expected a single-block function (docs/ABI.md)");

@@ -75,6 +75,12 @@ private:
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
                                  index(bound));
   }
+  /// acc + x * y, one `math.fma` where the accumulator is f32 or f64: the
+  /// contraction's sum has no fixed order or rounding of its own (tiles
+  /// reorder it), and OpenCL C, which rounds `a * b + c` twice, would
+  /// otherwise issue a multiply and an add per product (NVIDIA's OpenCL:
+  /// half the arithmetic rate; Vulkan's drivers fuse on their own).
+  Value multiplyAdd(Value acc, Value x, Value y);
   Value clampBelow(Value x, int64_t bound) {
     return arith::MinUIOp::create(b, loc, x, index(bound - 1));
   }

@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -892,8 +893,7 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
       for (int64_t i = 0; i < tile.rm; ++i)
         for (int64_t j = 0; j < tile.rn; ++j) {
           Value &acc = accs[i * tile.rn + j];
-          Value p = arith::MulFOp::create(b, loc, a[i], bv[j]);
-          acc = arith::AddFOp::create(b, loc, acc, p);
+          acc = multiplyAdd(acc, a[i], bv[j]);
         }
     }
     gpu::BarrierOp::create(b, loc);
@@ -955,9 +955,7 @@ void KernelBuilder::buildSplitK(const SplitKTile &split) {
       Value k = add(loop.getInductionVar(), u * split.splits);
       Value x = factorAt(0, m, k, guardK);
       Value y = factorAt(1, nClamped, k, guardK);
-      Value p = arith::MulFOp::create(b, loc, x, y);
-      next.push_back(
-          arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[u], p));
+      next.push_back(multiplyAdd(loop.getRegionIterArgs()[u], x, y));
     }
     scf::YieldOp::create(b, loc, next);
   }
@@ -1036,6 +1034,14 @@ mlir::plaidml::detail::wideFactorLoad(const StagedNest &nest, Value factor,
       return {};
   }
   return load;
+}
+
+Value KernelBuilder::multiplyAdd(Value acc, Value x, Value y) {
+  Type t = acc.getType();
+  if ((t.isF32() || t.isF64()) && x.getType() == t && y.getType() == t)
+    return math::FmaOp::create(b, loc, x, y, acc);
+  Value p = arith::MulFOp::create(b, loc, x, y);
+  return arith::AddFOp::create(b, loc, acc, p);
 }
 
 void KernelBuilder::viewWide(affine::AffineLoadOp load, int side, int64_t chunk,

@@ -103,11 +103,15 @@ bool KernelEmitter::checkOpTypes(Operation *op) {
     return true;
   for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                    llvm::to_vector(op->getResultTypes()))) {
-    if (isa<MemRefType>(t))
+    if (isa<MemRefType, gpu::MMAMatrixType>(t))
       continue;
-    // 2- and 4-lane float vectors (float2, float4) of 32-bit floats.
+    // 2- and 4-lane float vectors (float2, float4) of 32-bit floats; f16
+    // chunks (their bits, ushort4) only built from their elements.
     if (auto vector = dyn_cast<VectorType>(t)) {
-      if (vector.getRank() != 1 || !vector.getElementType().isF32() ||
+      bool halfChunk =
+          isa<vector::FromElementsOp>(op) && vector.getElementType().isF16();
+      if (vector.getRank() != 1 ||
+          !(vector.getElementType().isF32() || halfChunk) ||
           (vector.getNumElements() != 2 && vector.getNumElements() != 4)) {
         unsupported(op);
         return false;
@@ -335,8 +339,14 @@ void KernelEmitter::declareArray(StringRef qualifier, Value memref) {
      << (isEmulatedHalf(elem) || isa<VectorType>(elem)
              ? typeName(elem)
              : getBufferElementTypeName(elem))
-     << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1)
-     << "];\n";
+     << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1) << "]";
+  // wmma loads and stores take 256-bit aligned addresses.
+  if (llvm::any_of(memref.getUsers(), [](Operation *user) {
+        return isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp>(
+            user);
+      }))
+    os << " __attribute__((aligned(32)))";
+  os << ";\n";
   names[memref] = n;
   privateBuffers.insert(memref);
 }
@@ -431,8 +441,13 @@ void KernelEmitter::emitOp(Operation *op) {
   }
   if (auto build = dyn_cast<vector::FromElementsOp>(op)) {
     SmallVector<std::string> lanes;
+    bool half = build.getType().getElementType().isF16();
     for (Value v : build.getElements())
-      lanes.push_back(name(v));
+      lanes.push_back(!half ? name(v)
+                      : isEmulatedHalf(v.getType())
+                          ? getHalfBitsHelper(program, /*toBits=*/true) + "(" +
+                                name(v) + ")"
+                          : "as_ushort(" + name(v) + ")");
     assign(build.getResult(), "(" + typeName(build.getType()) + ")(" +
                                   llvm::join(lanes, ", ") + ")");
     return;
@@ -449,6 +464,8 @@ void KernelEmitter::emitOp(Operation *op) {
                std::string(1, "0123456789abcdef"[position[0]]));
     return;
   }
+  if (emitMma(op))
+    return;
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
     emitFor(forOp);
     return;
@@ -529,6 +546,9 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp func) {
   // Buffers written by the kernel; the others are `const`.
   llvm::SmallPtrSet<Value, 8> written;
   func.walk([&](memref::StoreOp store) { written.insert(store.getMemRef()); });
+  func.walk([&](gpu::SubgroupMmaStoreMatrixOp store) {
+    written.insert(store.getDstMemref());
+  });
 
   SmallVector<std::string> params;
   for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
@@ -542,9 +562,12 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp func) {
     }
     std::string n = "arg" + std::to_string(i);
     names[arg] = n;
-    params.push_back(
-        "__global " + std::string(written.contains(arg) ? "" : "const ") +
-        getBufferElementTypeName(type.getElementType()) + " *" + n);
+    params.push_back("__global " +
+                     std::string(written.contains(arg) ? "" : "const ") +
+                     (isa<VectorType>(type.getElementType())
+                          ? typeName(type.getElementType())
+                          : getBufferElementTypeName(type.getElementType())) +
+                     " *" + n);
   }
 
   os << "__kernel ";
@@ -612,6 +635,9 @@ SmallVector<std::string> mlir::plaidml::getOpenCLCRequirements(StringRef text) {
     if (text.contains(
             ("#pragma OPENCL EXTENSION " + extension + " : enable").str()))
       extensions.push_back(extension.str());
+  // The cooperative-matrix kernels' inline PTX (EmitOpenCLCMma.cpp).
+  if (text.contains("wmma.mma.sync"))
+    extensions.push_back("nv-ptx-wmma");
   return extensions;
 }
 

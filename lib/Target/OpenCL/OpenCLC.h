@@ -118,9 +118,15 @@ private:
   /// The C type holding a value of `type` (f16 as float when emulated).
   std::string typeName(Type type) const {
     // vector<4xf32> (the staged GPU kernels' workgroup memory): float4.
+    // Vectors of f16 are only moved (the cooperative-matrix kernels' staged
+    // chunks): their bits, ushortN, with or without cl_khr_fp16.
     if (auto vector = dyn_cast<VectorType>(type))
-      return typeName(vector.getElementType()) +
+      return (vector.getElementType().isF16()
+                  ? std::string("ushort")
+                  : typeName(vector.getElementType())) +
              std::to_string(vector.getNumElements());
+    if (auto mma = dyn_cast<gpu::MMAMatrixType>(type))
+      return mmaTypeName(mma);
     return isEmulatedHalf(type) ? "float" : getValueTypeName(type);
   }
   /// `expr` (a float) rounded to f16.
@@ -142,6 +148,18 @@ private:
   /// An expression computed in uint/ulong or int/long, back in `type`.
   std::string narrow(const std::string &expr, Type type);
   std::string linearIndex(Operation *op, Value memref, ValueRange indices);
+
+  // Cooperative matrices as PTX wmma (EmitOpenCLCMma.cpp).
+  /// The struct holding an invocation's registers of a fragment.
+  std::string mmaTypeName(gpu::MMAMatrixType type) const;
+  /// The address of `memref[indices]` as a wmma instruction takes it
+  /// (32-bit in the shared window for workgroup memory, else 64-bit);
+  /// `shared` says which.
+  std::string mmaAddress(Operation *op, Value memref, ValueRange indices,
+                         bool &shared);
+  /// Emits `op` if it is a gpu.subgroup_mma_* op, gpu.subgroup_id or
+  /// gpu.lane_id; false otherwise.
+  bool emitMma(Operation *op);
 
   // Ops.
   void emitBlock(Block &block);

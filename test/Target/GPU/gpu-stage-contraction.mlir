@@ -38,9 +38,11 @@
 // CHECK:           memref.load %arg0
 // CHECK:           memref.load %arg1
 // CHECK:           memref.load %[[AS]][%c0,
-// CHECK:           memref.load %[[BS]][%c0,
-// CHECK:           arith.mulf
-// CHECK:           arith.addf
+// CHECK:           %[[A0:.*]] = memref.load %[[AS]][%c0,
+// CHECK:           %[[B0:.*]] = memref.load %[[BS]][%c0,
+// Each product is one fused multiply-add into its accumulator (f32).
+// CHECK:           math.fma %[[A0]], %[[B0]], %{{.*}} : f32
+// CHECK-NOT:       arith.mulf
 // CHECK:           gpu.barrier
 // CHECK:           scf.yield
 // Per output: in range (100 and 72 are not multiples of 32), the initial
@@ -333,6 +335,7 @@ func.func @conv_padded(%in: memref<64x64x4xf32>, %w: memref<3x3x4x64xf32>, %out:
 // CHECK:         %[[PARTIAL:.*]] = memref.alloc() : memref<32x8xf32, 3>
 // CHECK:         %[[LOOP:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %c1000 step %c128 iter_args(
 // CHECK:           arith.select
+// CHECK-COUNT-4:   math.fma
 // CHECK:           scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, f32, f32
 // CHECK:         %[[S1:.*]] = arith.addf %[[LOOP]]#0, %[[LOOP]]#1
 // CHECK:         %[[S2:.*]] = arith.addf %[[S1]], %[[LOOP]]#2

@@ -96,3 +96,26 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The wmma translation takes the product's layouts from the loads of its
+// operands; 8x8 fragments and f16 accumulators have no wmma form here.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @mma(%a: memref<16x16xf16>, %c: memref<16x16xf32>, %h: memref<16x16xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %z = arith.constant 0.0 : f32
+      %zh = arith.constant 0.0 : f16
+      %fa = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
+      %fb = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "BOp">
+      %acc = gpu.subgroup_mma_constant_matrix %z : !gpu.mma_matrix<16x16xf32, "COp">
+      // expected-error @+1 {{'gpu.subgroup_mma_compute' has no OpenCL C translation: its A and B must come straight from gpu.subgroup_mma_load_matrix}}
+      %d = gpu.subgroup_mma_compute %fa, %fb, %acc {a_transpose} : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+      // expected-error @+1 {{'gpu.subgroup_mma_constant_matrix' has no OpenCL C translation yet}}
+      %hacc = gpu.subgroup_mma_constant_matrix %zh : !gpu.mma_matrix<16x16xf16, "COp">
+      gpu.subgroup_mma_store_matrix %d, %c[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<16x16xf32>
+      gpu.return
+    }
+  }
+}

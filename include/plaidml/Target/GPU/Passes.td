@@ -220,6 +220,7 @@ def GpuStageContractionPass
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::gpu::GPUDialect",
+                           "mlir::math::MathDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::vector::VectorDialect",

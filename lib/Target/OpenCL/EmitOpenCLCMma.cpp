@@ -1,0 +1,187 @@
+//===- EmitOpenCLCMma.cpp - gpu.subgroup_mma_* as PTX wmma in OpenCL C ----===//
+//
+// The cooperative-matrix kernels (docs/GpuKernels.md) on NVIDIA's OpenCL,
+// which has no matrix extension but takes inline PTX: each 16x16x16
+// gpu.subgroup_mma_* op becomes the `wmma` instruction MLIR's NVVM lowering
+// makes of it (PTX ISA, "Warp Level Matrix Multiply-Accumulate"), and each
+// !gpu.mma_matrix value a struct of the 8 registers every invocation of a
+// 32-wide subgroup holds of it. Only NVIDIA's OpenCL compiles such a kernel
+// (the bundle requires "nv-ptx-wmma", docs/OpenCLRuntime.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpenCLC.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::plaidml::openclc;
+
+/// The C struct of a 16x16 fragment: f16 A/B operands as 8 registers of
+/// two halves, f32 accumulators as 8 floats.
+std::string KernelEmitter::mmaTypeName(gpu::MMAMatrixType type) const {
+  bool acc = type.getOperand() == "COp";
+  std::string n = acc ? "plaidml_mma_acc" : "plaidml_mma_ab";
+  return program.use(n, std::string("typedef struct { ") +
+                            (acc ? "float" : "uint") + " r[8]; } " + n + ";\n");
+}
+
+/// Whether `type` is a fragment the wmma translation takes: 16x16, f16
+/// A/B operands or f32 accumulators.
+static bool isSupportedMma(gpu::MMAMatrixType type) {
+  if (type.getShape() != ArrayRef<int64_t>{16, 16})
+    return false;
+  return type.getOperand() == "COp" ? type.getElementType().isF32()
+                                    : type.getElementType().isF16();
+}
+
+/// The registers {r[0], ..., r[7]} of fragment `v` as asm operands numbered
+/// from `first`: "{%first, ..., %first+7}".
+static std::string regList(unsigned first) {
+  std::string s = "{";
+  for (unsigned i = 0; i < 8; ++i)
+    s += (i ? ",%" : "%") + std::to_string(first + i);
+  return s + "}";
+}
+
+/// asm operand constraints for the 8 registers of fragment `n`.
+static std::string regOperands(StringRef constraint, const std::string &n) {
+  std::string s;
+  for (unsigned i = 0; i < 8; ++i)
+    s += (i ? ", \"" : "\"") + constraint.str() + "\"(" + n + ".r[" +
+         std::to_string(i) + "])";
+  return s;
+}
+
+/// Halves per element of an mma memref (f16, f32, vector<4xi32> of 8
+/// halves, vector<4xf16>); 0 when the element is none of them.
+static int64_t unitsPerElement(Type elem, Type fragmentElem) {
+  unsigned bits = fragmentElem.getIntOrFloatBitWidth();
+  unsigned elemBits = 0;
+  if (auto vector = dyn_cast<VectorType>(elem))
+    elemBits = vector.getNumElements() *
+               vector.getElementType().getIntOrFloatBitWidth();
+  else if (elem.isIntOrFloat())
+    elemBits = elem.getIntOrFloatBitWidth();
+  return elemBits && elemBits % bits == 0 ? elemBits / bits : 0;
+}
+
+std::string KernelEmitter::mmaAddress(Operation *op, Value memref,
+                                      ValueRange indices, bool &shared) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
+  shared = space && space.getInt() == 3;
+  std::string address =
+      "&" + name(memref) + "[" + linearIndex(op, memref, indices) + "]";
+  // A __local pointer on NVIDIA's OpenCL is the 32-bit address in the
+  // shared window that the .shared state space takes.
+  return shared ? "(uint)(ulong)(" + address + ")" : address;
+}
+
+bool KernelEmitter::emitMma(Operation *op) {
+  if (auto constant = dyn_cast<gpu::SubgroupMmaConstantMatrixOp>(op)) {
+    auto type = constant.getType();
+    if (!isSupportedMma(type) || type.getOperand() != "COp") {
+      unsupported(op);
+      return true;
+    }
+    std::string n = newName();
+    std::string v = name(constant.getValue());
+    os << mmaTypeName(type) << " " << n << " = {{" << v << ", " << v << ", "
+       << v << ", " << v << ", " << v << ", " << v << ", " << v << ", " << v
+       << "}};\n";
+    names[constant.getResult()] = n;
+    return true;
+  }
+  if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op)) {
+    auto type = cast<gpu::MMAMatrixType>(load.getRes().getType());
+    auto memType = cast<MemRefType>(load.getSrcMemref().getType());
+    int64_t units =
+        unitsPerElement(memType.getElementType(), type.getElementType());
+    if (!isSupportedMma(type) || !units) {
+      unsupported(op);
+      return true;
+    }
+    bool shared = false;
+    std::string address =
+        mmaAddress(op, load.getSrcMemref(), load.getIndices(), shared);
+    StringRef operand = type.getOperand();
+    std::string which = operand == "AOp" ? "a" : operand == "BOp" ? "b" : "c";
+    std::string layout = load.getTranspose().value_or(false) ? "col" : "row";
+    std::string n = newName();
+    os << mmaTypeName(type) << " " << n << ";\n";
+    os << "asm volatile(\"wmma.load." << which << ".sync.aligned." << layout
+       << ".m16n16k16." << (shared ? "shared" : "global") << "."
+       << (operand == "COp" ? "f32" : "f16") << " " << regList(0) << ", [%8], "
+       << (load.getLeadDimension().getZExtValue() * units)
+       << ";\" : " << regOperands(operand == "COp" ? "=f" : "=r", n) << " : "
+       << (shared ? "\"r\"(" : "\"l\"(") << address << ") : \"memory\");\n";
+    names[load.getRes()] = n;
+    return true;
+  }
+  if (auto compute = dyn_cast<gpu::SubgroupMmaComputeOp>(op)) {
+    // The layouts are the ones the operands were loaded with.
+    auto layoutOf = [&](Value v) -> std::string {
+      auto load = v.getDefiningOp<gpu::SubgroupMmaLoadMatrixOp>();
+      if (!load)
+        return "";
+      return load.getTranspose().value_or(false) ? "col" : "row";
+    };
+    std::string a = compute.getATranspose() ? "" : layoutOf(compute.getOpA());
+    std::string b = compute.getBTranspose() ? "" : layoutOf(compute.getOpB());
+    auto cType = cast<gpu::MMAMatrixType>(compute.getOpC().getType());
+    if (a.empty() || b.empty() || !isSupportedMma(cType) ||
+        !isSupportedMma(cast<gpu::MMAMatrixType>(compute.getOpA().getType())) ||
+        !isSupportedMma(cast<gpu::MMAMatrixType>(compute.getOpB().getType()))) {
+      error(op, "has no OpenCL C translation: its A and B must come straight "
+                "from gpu.subgroup_mma_load_matrix (their layouts; no "
+                "a_transpose/b_transpose), as 16x16 f16 matrices, with an "
+                "f32 accumulator");
+      return true;
+    }
+    std::string n = newName();
+    os << mmaTypeName(cType) << " " << n << ";\n";
+    os << "asm volatile(\"wmma.mma.sync.aligned." << a << "." << b
+       << ".m16n16k16.f32.f32 " << regList(0) << ", " << regList(8) << ", "
+       << regList(16) << ", " << regList(24) << ";\" : " << regOperands("=f", n)
+       << " : " << regOperands("r", name(compute.getOpA())) << ", "
+       << regOperands("r", name(compute.getOpB())) << ", "
+       << regOperands("f", name(compute.getOpC())) << ");\n";
+    names[compute.getRes()] = n;
+    return true;
+  }
+  if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op)) {
+    auto type = cast<gpu::MMAMatrixType>(store.getSrc().getType());
+    auto memType = cast<MemRefType>(store.getDstMemref().getType());
+    int64_t units =
+        unitsPerElement(memType.getElementType(), type.getElementType());
+    if (!isSupportedMma(type) || type.getOperand() != "COp" || !units) {
+      unsupported(op);
+      return true;
+    }
+    bool shared = false;
+    std::string address =
+        mmaAddress(op, store.getDstMemref(), store.getIndices(), shared);
+    os << "asm volatile(\"wmma.store.d.sync.aligned."
+       << (store.getTranspose().value_or(false) ? "col" : "row")
+       << ".m16n16k16." << (shared ? "shared" : "global") << ".f32 [%0], "
+       << regList(1) << ", "
+       << (store.getLeadDimension().getZExtValue() * units)
+       << ";\" :: " << (shared ? "\"r\"(" : "\"l\"(") << address << "), "
+       << regOperands("f", name(store.getSrc())) << " : \"memory\");\n";
+    return true;
+  }
+  if (isa<gpu::SubgroupIdOp, gpu::LaneIdOp>(op)) {
+    // Subgroups of 32 invocations in the order of the linear local id (what
+    // NVIDIA's warps are; the kernels that use them require
+    // subgroup-size-32).
+    std::string linear = "(get_local_id(0) + get_local_size(0) * "
+                         "(get_local_id(1) + get_local_size(1) * "
+                         "get_local_id(2)))";
+    assign(op->getResult(0),
+           "(long)(" + linear +
+               (isa<gpu::SubgroupIdOp>(op) ? " / 32)" : " % 32)"));
+    return true;
+  }
+  return false;
+}
