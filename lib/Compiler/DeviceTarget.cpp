@@ -98,9 +98,7 @@ static std::string resolveOpenCL(CompileOptions &options, unsigned index,
     options.label = name + " (" + info->model + ")";
     fp64 = info->hasFeature("cl_khr_fp64");
     fp16 = info->hasFeature("cl_khr_fp16");
-    // Not taken from the device yet: the wmma kernels have not run on
-    // NVIDIA (docs/GpuKernels.md); --device-features with an offline
-    // target opts in.
+    wmma = info->hasFeature("nv-ptx-wmma");
   } else {
     options.label = name + " (not on this machine; its extensions are "
                            "checked when the artifact is loaded)";

@@ -791,12 +791,16 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
   auto wholeGroups = [&](int64_t rows) {
     return (rows * tile.tk) % (4 * kInvocations) == 0;
   };
-  // NVIDIA's OpenCL ran the float4 tiles slower (a 1x1 convolution 0.165
-  // -> 0.28 ms, 4095^3 5.95 -> 7.67 ms; 4096^3 unchanged;
-  // docs/PerformanceGpu.md): OpenCL targets keep scalar tiles.
-  bool openCL = getTargetOrDefault(nest.par).getDevice() == DeviceKind::opencl;
+  // NVIDIA's OpenCL, with the products as fused multiply-adds, ran the
+  // vector tiles 27-33 % faster than scalar ones for 2048^3-4096^3 and
+  // 13-27 % for 3x3 convolutions (K = 576), but 20 % slower for a 1x1
+  // convolution with K = 64 (docs/PerformanceGpu.md, 2026-12-05): OpenCL
+  // targets keep scalar tiles for short reductions.
+  bool shortOpenCL =
+      getTargetOrDefault(nest.par).getDevice() == DeviceKind::opencl &&
+      nest.k < 256;
   width = tile.rm % 4 == 0 && tile.rn % 4 == 0 && wholeGroups(tile.tm) &&
-                  wholeGroups(tile.tn) && factorType.isF32() && !openCL
+                  wholeGroups(tile.tn) && factorType.isF32() && !shortOpenCL
               ? 4
               : 1;
   // Where the staged elements are vectors of 4 and a factor's

@@ -35,15 +35,16 @@
 // REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 8448 x 64 x 16, batch 1
 // REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 8448 x 64 x 16, batch 1
 // REMARK: staged tile 128x64x16, 8x4 outputs per invocation, over M x N x K = 33792 x 64 x 16, batch 1
+// REMARK: staged tile 64x64x16, 4x4 outputs per invocation, over M x N x K = 8448 x 64 x 256, batch 1
 //
 // RUN: %if vulkan %{ rm -rf %t.vk && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.vk \
 // RUN:   --device vulkan:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const diagonal wide_k | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const diagonal wide_k wide_k_long | FileCheck %s %}
 // RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \
 // RUN:   --device opencl:0 transposed batched conv_strided_padded half \
-// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const diagonal wide_k | FileCheck %s %}
+// RUN:   large_tile gemv matvec mid_tile narrow wide_t wide_const diagonal wide_k wide_k_long | FileCheck %s %}
 // CHECK: PASS transposed
 // CHECK: PASS batched
 // CHECK: PASS conv_strided_padded
@@ -57,6 +58,7 @@
 // CHECK: PASS wide_const
 // CHECK: PASS diagonal
 // CHECK: PASS wide_k
+// CHECK: PASS wide_k_long
 
 // C = A^T B^T + 1.5: A is K x M (staged along M), B is N x K (along K).
 func.func @transposed(%A: tensor<33x67xf32>, %B: tensor<45x33xf32>) -> tensor<67x45xf32> {
@@ -247,4 +249,18 @@ func.func @wide_k(%A: tensor<33792x16xf32>, %B: tensor<16x64xf32>) -> tensor<337
          srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
        : tensor<f32>, tensor<33792x16xf32>, tensor<16x64xf32> -> tensor<33792x64xf32>
   return %C : tensor<33792x64xf32>
+}
+
+// -----
+
+// A long reduction (K = 256): OpenCL targets stage vectors only from
+// K >= 256 (shorter ones keep scalar tiles), so opencl:0 runs the vector
+// views of both factors here too, with fused multiply-adds.
+func.func @wide_k_long(%A: tensor<8448x256xf32>, %B: tensor<256x64xf32>) -> tensor<8448x64xf32> {
+  %zero = tile.constant dense<0.0> : tensor<f32>
+  %C = tile.contract add, mul, %zero, %A, %B {idxs = ["m", "n", "k"],
+         sink = affine_map<(m, n, k) -> (m, n)>,
+         srcs = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>]}
+       : tensor<f32>, tensor<8448x256xf32>, tensor<256x64xf32> -> tensor<8448x64xf32>
+  return %C : tensor<8448x64xf32>
 }
