@@ -12,6 +12,7 @@
 #include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/Driver.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -54,15 +55,20 @@ static std::vector<std::string> getCheckableFeatures(llvm::StringRef driver) {
                     : std::vector<std::string>();
 }
 
+/// The error for --device-features naming a device this machine has.
+static std::string ownDeviceError(const std::string &name) {
+  return name + " is a device of this machine: its features are its own "
+                "(--device-features is for a device this machine does not "
+                "have)";
+}
+
 static std::string resolveVulkan(CompileOptions &options, unsigned index,
                                  const std::vector<std::string> *offline) {
   std::string name = "vulkan:" + std::to_string(index);
   std::vector<std::string> features;
   if (std::optional<rt::DeviceInfo> info = findDevice("vulkan", index)) {
     if (offline)
-      return name + " is a device of this machine: its features are its "
-                    "own (--device-features is for a device this machine "
-                    "does not have)";
+      return ownDeviceError(name);
     options.label = name + " (" + info->model + ")";
     features = info->features;
   } else {
@@ -92,9 +98,7 @@ static std::string resolveOpenCL(CompileOptions &options, unsigned index,
   bool fp64 = true, fp16 = true, wmma = false;
   if (std::optional<rt::DeviceInfo> info = findDevice("opencl", index)) {
     if (offline)
-      return name + " is a device of this machine: its extensions are its "
-                    "own (--device-features is for a device this machine "
-                    "does not have)";
+      return ownDeviceError(name);
     options.label = name + " (" + info->model + ")";
     fp64 = info->hasFeature("cl_khr_fp64");
     fp16 = info->hasFeature("cl_khr_fp16");
@@ -119,13 +123,32 @@ static std::string resolveOpenCL(CompileOptions &options, unsigned index,
   return "";
 }
 
+/// The first of `features` that `driver` does not check, as an error.
+static std::string unknownFeature(llvm::StringRef driver,
+                                  const std::vector<std::string> &features) {
+  std::vector<std::string> known = getCheckableFeatures(driver);
+  for (const std::string &feature : features)
+    if (!llvm::is_contained(known, feature))
+      return "--device-features: '" + feature + "' is not a feature the " +
+             driver.str() + " runtime checks (" + llvm::join(known, ", ") + ")";
+  return "";
+}
+
 std::string
 mlir::plaidml::resolveDeviceTarget(CompileOptions &options,
                                    const std::vector<std::string> *offline) {
-  if (std::optional<unsigned> index = getIndex(options.device, "vulkan"))
-    return resolveVulkan(options, *index, offline);
-  if (std::optional<unsigned> index = getIndex(options.device, "opencl"))
-    return resolveOpenCL(options, *index, offline);
+  for (llvm::StringRef driver : {"vulkan", "opencl"}) {
+    std::optional<unsigned> index = getIndex(options.device, driver);
+    if (!index)
+      continue;
+    if (offline) {
+      std::string error = unknownFeature(driver, *offline);
+      if (!error.empty())
+        return error;
+    }
+    return driver == "vulkan" ? resolveVulkan(options, *index, offline)
+                              : resolveOpenCL(options, *index, offline);
+  }
   return offline ? "--device-features is for a vulkan:N or opencl:N this "
                    "machine does not have, not " +
                        options.device

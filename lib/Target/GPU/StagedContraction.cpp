@@ -792,7 +792,7 @@ void KernelBuilder::buildStaged(const StagedTile &chosen) {
     return (rows * tile.tk) % (4 * kInvocations) == 0;
   };
   // NVIDIA's OpenCL, with the products as fused multiply-adds, ran the
-  // vector tiles 27-33 % faster than scalar ones for 2048^3-4096^3 and
+  // vector tiles 28-34 % faster than scalar ones for 2048^3-4096^3 and
   // 13-27 % for 3x3 convolutions (K = 576), but 20 % slower for a 1x1
   // convolution with K = 64 (docs/PerformanceGpu.md, 2026-12-05): OpenCL
   // targets keep scalar tiles for short reductions.

@@ -545,9 +545,11 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp func) {
 
   // Buffers written by the kernel; the others are `const`.
   llvm::SmallPtrSet<Value, 8> written;
-  func.walk([&](memref::StoreOp store) { written.insert(store.getMemRef()); });
-  func.walk([&](gpu::SubgroupMmaStoreMatrixOp store) {
-    written.insert(store.getDstMemref());
+  func.walk([&](Operation *op) {
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      written.insert(store.getMemRef());
+    else if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op))
+      written.insert(store.getDstMemref());
   });
 
   SmallVector<std::string> params;

@@ -66,16 +66,31 @@ static int64_t unitsPerElement(Type elem, Type fragmentElem) {
   return elemBits && elemBits % bits == 0 ? elemBits / bits : 0;
 }
 
-std::string KernelEmitter::mmaAddress(Operation *op, Value memref,
-                                      ValueRange indices, bool &shared) {
+/// "row", or "col" for a transposed (column-major) fragment.
+static const char *layoutName(std::optional<bool> transpose) {
+  return transpose.value_or(false) ? "col" : "row";
+}
+
+std::optional<KernelEmitter::MmaAccess>
+KernelEmitter::mmaAccess(Operation *op, Value memref, ValueRange indices,
+                         gpu::MMAMatrixType fragment, uint64_t leadDimension) {
   auto type = cast<MemRefType>(memref.getType());
+  int64_t units =
+      unitsPerElement(type.getElementType(), fragment.getElementType());
+  if (!isSupportedMma(fragment) || !units)
+    return std::nullopt;
   auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
-  shared = space && space.getInt() == 3;
+  bool shared = space && space.getInt() == 3;
+  MmaAccess access;
+  access.space = shared ? "shared" : "global";
   std::string address =
       "&" + name(memref) + "[" + linearIndex(op, memref, indices) + "]";
   // A __local pointer on NVIDIA's OpenCL is the 32-bit address in the
   // shared window that the .shared state space takes.
-  return shared ? "(uint)(ulong)(" + address + ")" : address;
+  access.operand = shared ? "\"r\"((uint)(ulong)(" + address + "))"
+                          : "\"l\"(" + address + ")";
+  access.stride = leadDimension * units;
+  return access;
 }
 
 bool KernelEmitter::emitMma(Operation *op) {
@@ -86,36 +101,34 @@ bool KernelEmitter::emitMma(Operation *op) {
       return true;
     }
     std::string n = newName();
-    std::string v = name(constant.getValue());
-    os << mmaTypeName(type) << " " << n << " = {{" << v << ", " << v << ", "
-       << v << ", " << v << ", " << v << ", " << v << ", " << v << ", " << v
+    SmallVector<std::string> lanes(8, name(constant.getValue()));
+    os << mmaTypeName(type) << " " << n << " = {{" << llvm::join(lanes, ", ")
        << "}};\n";
     names[constant.getResult()] = n;
     return true;
   }
   if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op)) {
     auto type = cast<gpu::MMAMatrixType>(load.getRes().getType());
-    auto memType = cast<MemRefType>(load.getSrcMemref().getType());
-    int64_t units =
-        unitsPerElement(memType.getElementType(), type.getElementType());
-    if (!isSupportedMma(type) || !units) {
+    std::optional<MmaAccess> access =
+        mmaAccess(op, load.getSrcMemref(), load.getIndices(), type,
+                  load.getLeadDimension().getZExtValue());
+    if (!access) {
       unsupported(op);
       return true;
     }
-    bool shared = false;
-    std::string address =
-        mmaAddress(op, load.getSrcMemref(), load.getIndices(), shared);
     StringRef operand = type.getOperand();
-    std::string which = operand == "AOp" ? "a" : operand == "BOp" ? "b" : "c";
-    std::string layout = load.getTranspose().value_or(false) ? "col" : "row";
+    bool acc = operand == "COp";
     std::string n = newName();
     os << mmaTypeName(type) << " " << n << ";\n";
-    os << "asm volatile(\"wmma.load." << which << ".sync.aligned." << layout
-       << ".m16n16k16." << (shared ? "shared" : "global") << "."
-       << (operand == "COp" ? "f32" : "f16") << " " << regList(0) << ", [%8], "
-       << (load.getLeadDimension().getZExtValue() * units)
-       << ";\" : " << regOperands(operand == "COp" ? "=f" : "=r", n) << " : "
-       << (shared ? "\"r\"(" : "\"l\"(") << address << ") : \"memory\");\n";
+    os << "asm volatile(\"wmma.load."
+       << (operand == "AOp" ? "a"
+           : acc            ? "c"
+                            : "b")
+       << ".sync.aligned." << layoutName(load.getTranspose()) << ".m16n16k16."
+       << access->space << "." << (acc ? "f32" : "f16") << " " << regList(0)
+       << ", [%8], " << access->stride
+       << ";\" : " << regOperands(acc ? "=f" : "=r", n) << " : "
+       << access->operand << " : \"memory\");\n";
     names[load.getRes()] = n;
     return true;
   }
@@ -123,9 +136,7 @@ bool KernelEmitter::emitMma(Operation *op) {
     // The layouts are the ones the operands were loaded with.
     auto layoutOf = [&](Value v) -> std::string {
       auto load = v.getDefiningOp<gpu::SubgroupMmaLoadMatrixOp>();
-      if (!load)
-        return "";
-      return load.getTranspose().value_or(false) ? "col" : "row";
+      return load ? layoutName(load.getTranspose()) : "";
     };
     std::string a = compute.getATranspose() ? "" : layoutOf(compute.getOpA());
     std::string b = compute.getBTranspose() ? "" : layoutOf(compute.getOpB());
@@ -152,22 +163,17 @@ bool KernelEmitter::emitMma(Operation *op) {
   }
   if (auto store = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op)) {
     auto type = cast<gpu::MMAMatrixType>(store.getSrc().getType());
-    auto memType = cast<MemRefType>(store.getDstMemref().getType());
-    int64_t units =
-        unitsPerElement(memType.getElementType(), type.getElementType());
-    if (!isSupportedMma(type) || type.getOperand() != "COp" || !units) {
+    std::optional<MmaAccess> access =
+        mmaAccess(op, store.getDstMemref(), store.getIndices(), type,
+                  store.getLeadDimension().getZExtValue());
+    if (!access || type.getOperand() != "COp") {
       unsupported(op);
       return true;
     }
-    bool shared = false;
-    std::string address =
-        mmaAddress(op, store.getDstMemref(), store.getIndices(), shared);
     os << "asm volatile(\"wmma.store.d.sync.aligned."
-       << (store.getTranspose().value_or(false) ? "col" : "row")
-       << ".m16n16k16." << (shared ? "shared" : "global") << ".f32 [%0], "
-       << regList(1) << ", "
-       << (store.getLeadDimension().getZExtValue() * units)
-       << ";\" :: " << (shared ? "\"r\"(" : "\"l\"(") << address << "), "
+       << layoutName(store.getTranspose()) << ".m16n16k16." << access->space
+       << ".f32 [%0], " << regList(1) << ", " << access->stride
+       << ";\" :: " << access->operand << ", "
        << regOperands("f", name(store.getSrc())) << " : \"memory\");\n";
     return true;
   }

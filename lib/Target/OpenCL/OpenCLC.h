@@ -152,11 +152,20 @@ private:
   // Cooperative matrices as PTX wmma (EmitOpenCLCMma.cpp).
   /// The struct holding an invocation's registers of a fragment.
   std::string mmaTypeName(gpu::MMAMatrixType type) const;
-  /// The address of `memref[indices]` as a wmma instruction takes it
-  /// (32-bit in the shared window for workgroup memory, else 64-bit);
-  /// `shared` says which.
-  std::string mmaAddress(Operation *op, Value memref, ValueRange indices,
-                         bool &shared);
+  /// How a wmma load or store of `fragment` reaches `memref[indices]`: the
+  /// state space ("shared" for workgroup memory, else "global"), the asm
+  /// operand of the address (32-bit in the shared window, else the 64-bit
+  /// pointer) and the stride in the fragment's elements; none for a
+  /// fragment or buffer element the translation does not take.
+  struct MmaAccess {
+    const char *space;
+    std::string operand;
+    uint64_t stride;
+  };
+  std::optional<MmaAccess> mmaAccess(Operation *op, Value memref,
+                                     ValueRange indices,
+                                     gpu::MMAMatrixType fragment,
+                                     uint64_t leadDimension);
   /// Emits `op` if it is a gpu.subgroup_mma_* op, gpu.subgroup_id or
   /// gpu.lane_id; false otherwise.
   bool emitMma(Operation *op);

@@ -101,7 +101,7 @@ def CpuConfigurePass
     accumulators, such as a 2 x 2 remainder, leaves the FMA units idle),
     plus, without AVX-512, 0.3 cycles per load or broadcast, so that among
     blocks bound by their FMAs the one with fewer loads per FMA wins (on a
-    Zen 3 core, 4 x 3 blocks ran ResNet-50's 3 x 3 convolutions 4-20%
+    Zen 3 core, 4 x 3 blocks ran ResNet-50's 3 x 3 convolutions 4-21%
     faster than 5 x 2 or 6 x 2, though a loop of each alone reaches the FMA
     bound; AVX-512 folds a broadcast into its FMA), over the whole
     iteration space, remainder blocks included, and takes
