@@ -253,6 +253,8 @@ static void buildOpenCL(OpPassManager &pm, bool tileForm,
   pipelineOptions.fp64 = llvm::is_contained(options.exts, "cl_khr_fp64");
   pipelineOptions.fp16 = llvm::is_contained(options.exts, "cl_khr_fp16");
   pipelineOptions.ptxWmma = llvm::is_contained(options.exts, "nv-ptx-wmma");
+  pipelineOptions.ptxCpAsync =
+      llvm::is_contained(options.exts, "nv-ptx-cp-async");
   pipelineOptions.label = options.label;
   pipelineOptions.cpu = target.cpu;
   pipelineOptions.triple = target.triple;

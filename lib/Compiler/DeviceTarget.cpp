@@ -93,9 +93,10 @@ static std::string resolveOpenCL(CompileOptions &options, unsigned index,
   options.caps.clear();
   options.exts.clear();
   // Offline, by default: every extension the runtime checks but
-  // nv-ptx-wmma, which only NVIDIA's OpenCL has, and it has no cl_khr_fp16
-  // (--device-features=cl_khr_fp64,nv-ptx-wmma targets it).
-  bool fp64 = true, fp16 = true, wmma = false;
+  // nv-ptx-wmma and nv-ptx-cp-async, which only NVIDIA's OpenCL has, and it
+  // has no cl_khr_fp16 (--device-features=cl_khr_fp64,nv-ptx-wmma targets
+  // it; with nv-ptx-cp-async, compute capability 8.0 or later).
+  bool fp64 = true, fp16 = true, wmma = false, cpAsync = false;
   if (std::optional<rt::DeviceInfo> info = findDevice("opencl", index)) {
     if (offline)
       return ownDeviceError(name);
@@ -103,6 +104,7 @@ static std::string resolveOpenCL(CompileOptions &options, unsigned index,
     fp64 = info->hasFeature("cl_khr_fp64");
     fp16 = info->hasFeature("cl_khr_fp16");
     wmma = info->hasFeature("nv-ptx-wmma");
+    cpAsync = info->hasFeature("nv-ptx-cp-async");
   } else {
     options.label = name + " (not on this machine; its extensions are "
                            "checked when the artifact is loaded)";
@@ -110,6 +112,7 @@ static std::string resolveOpenCL(CompileOptions &options, unsigned index,
       fp64 = llvm::is_contained(*offline, "cl_khr_fp64");
       fp16 = llvm::is_contained(*offline, "cl_khr_fp16");
       wmma = llvm::is_contained(*offline, "nv-ptx-wmma");
+      cpAsync = llvm::is_contained(*offline, "nv-ptx-cp-async");
     }
   }
   if (fp64)
@@ -120,6 +123,10 @@ static std::string resolveOpenCL(CompileOptions &options, unsigned index,
   // (the cooperative-matrix kernels, in OpenCL C as PTX wmma).
   if (wmma)
     options.exts.push_back("nv-ptx-wmma");
+  // Asynchronous global-to-shared copies: the two-stage cooperative-matrix
+  // kernels.
+  if (cpAsync)
+    options.exts.push_back("nv-ptx-cp-async");
   return "";
 }
 

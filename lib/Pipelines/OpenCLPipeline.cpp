@@ -68,6 +68,9 @@ void mlir::plaidml::buildOpenCLLoweringPipeline(
   // 32-wide subgroups.
   if (options.ptxWmma)
     device.exts.push_back("nv-ptx-wmma");
+  // ... and with it, two-stage kernels staged by asynchronous copies.
+  if (options.ptxCpAsync)
+    device.exts.push_back("nv-ptx-cp-async");
   device.maxWorkgroupSize = options.maxWorkgroupSize;
   device.label = options.label;
   pm.addPass(createAttachTargetPass(device));

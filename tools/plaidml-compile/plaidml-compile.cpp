@@ -57,7 +57,8 @@ static cl::list<std::string> deviceFeatures(
     "device-features",
     cl::desc("For a vulkan:N or opencl:N this machine does not have: the "
              "features it has, comma-separated (default: every feature the "
-             "runtime checks; NVIDIA's OpenCL: cl_khr_fp64,nv-ptx-wmma)"),
+             "runtime checks; NVIDIA's OpenCL: cl_khr_fp64,nv-ptx-wmma, and "
+             "nv-ptx-cp-async on compute capability 8.0 or later)"),
     cl::CommaSeparated, cl::cat(category));
 static cl::opt<std::string>
     cpu("cpu",

@@ -234,6 +234,13 @@ struct OpenCLPipelineOptions
                      "become cooperative-matrix kernels, in OpenCL C as "
                      "inline PTX wmma"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> ptxCpAsync{
+      *this, "ptx-cp-async",
+      llvm::cl::desc("With ptx-wmma: the device has compute capability 8.0 "
+                     "or later (nv-ptx-cp-async): the cooperative-matrix "
+                     "kernels stage their factors with asynchronous PTX "
+                     "copies (cp.async) into two workgroup buffers"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Kernels into gpu.binary ops (spirv: "

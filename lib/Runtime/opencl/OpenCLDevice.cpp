@@ -91,6 +91,7 @@ std::string OpenCLDeviceInfo::describe() const {
   add(int64, "int64");
   add(subgroups, "subgroups");
   add(nvPtxWmma, "ptx-wmma");
+  add(nvPtxCpAsync, "ptx-cp-async");
   if (!features.empty())
     s += ", " + features;
   return s + ")";
@@ -469,9 +470,12 @@ OpenCLDeviceInfo queryDevice(const OpenCLLoader &cl, unsigned index,
             d.hasExtension("cles_khr_int64");
   // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV of cl_nv_device_attribute_query.
   constexpr cl_device_info kComputeCapabilityMajorNV = 0x4000;
-  d.nvPtxWmma =
-      d.hasExtension("cl_nv_device_attribute_query") &&
-      deviceValue<cl_uint>(cl, device, kComputeCapabilityMajorNV) >= 7;
+  cl_uint computeCapability =
+      d.hasExtension("cl_nv_device_attribute_query")
+          ? deviceValue<cl_uint>(cl, device, kComputeCapabilityMajorNV)
+          : 0;
+  d.nvPtxWmma = computeCapability >= 7;
+  d.nvPtxCpAsync = computeCapability >= 8;
   d.subgroups =
       d.hasExtension("cl_khr_subgroups") ||
       d.hasExtension("cl_intel_subgroups") ||

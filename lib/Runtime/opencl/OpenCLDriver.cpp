@@ -9,7 +9,9 @@
 // 1.2 devices run it; or the format PLAIDML_OPENCL_KERNEL_FORMAT forces).
 // Requirements are OpenCL extension names (cl_khr_fp64, cl_khr_fp16, ...),
 // "int64", "spirv" for kernel modules that exist only as SPIR-V, and
-// "nv-ptx-wmma" for OpenCL C with PTX matrix instructions (NVIDIA). The
+// "nv-ptx-wmma" and "nv-ptx-cp-async" for OpenCL C with PTX matrix
+// instructions and asynchronous copies (NVIDIA, compute capability 7.0 and
+// 8.0 or later). The
 // launch's grid and block become the NDRange. The driver takes one
 // executable option, `kernel-format` (spirv, opencl-c or auto), which wins
 // over PLAIDML_OPENCL_KERNEL_FORMAT.
@@ -86,12 +88,13 @@ public:
     const OpenCLDeviceInfo &info = device->info();
     std::string missing;
     for (const std::string &r : requirements) {
-      bool has = r == "cl_khr_fp64"   ? info.fp64
-                 : r == "cl_khr_fp16" ? info.fp16
-                 : r == "int64"       ? info.int64
-                 : r == "spirv"       ? info.takesSpirv()
-                 : r == "nv-ptx-wmma" ? info.nvPtxWmma
-                                      : info.hasExtension(r);
+      bool has = r == "cl_khr_fp64"       ? info.fp64
+                 : r == "cl_khr_fp16"     ? info.fp16
+                 : r == "int64"           ? info.int64
+                 : r == "spirv"           ? info.takesSpirv()
+                 : r == "nv-ptx-wmma"     ? info.nvPtxWmma
+                 : r == "nv-ptx-cp-async" ? info.nvPtxCpAsync
+                                          : info.hasExtension(r);
       if (!has)
         missing += (missing.empty() ? "" : ", ") + r;
     }
@@ -188,6 +191,7 @@ std::vector<std::string> getFeatures(const OpenCLDeviceInfo &device) {
   add(device.int64, "int64");
   add(device.takesSpirv(), "spirv");
   add(device.nvPtxWmma, "nv-ptx-wmma");
+  add(device.nvPtxCpAsync, "nv-ptx-cp-async");
   return features;
 }
 
@@ -212,5 +216,5 @@ std::unique_ptr<Driver> plaidml::rt::createOpenCLDriver() {
   return std::make_unique<GpuDriver>(
       "opencl", enumerate, openOpenCLBackend,
       std::vector<std::string>{"cl_khr_fp64", "cl_khr_fp16", "int64", "spirv",
-                               "nv-ptx-wmma"});
+                               "nv-ptx-wmma", "nv-ptx-cp-async"});
 }

@@ -62,6 +62,10 @@ struct OpenCLDeviceInfo {
   /// device the warp-wide `wmma` matrix instructions, which the
   /// cooperative-matrix kernels' OpenCL C uses ("nv-ptx-wmma").
   bool nvPtxWmma = false;
+  /// NVIDIA's OpenCL on compute capability 8.0 or later: the asynchronous
+  /// global-to-shared copies (`cp.async`) the two-stage cooperative-matrix
+  /// kernels' OpenCL C uses ("nv-ptx-cp-async").
+  bool nvPtxCpAsync = false;
 
   bool hasExtension(const std::string &name) const;
   /// Whether the device builds SPIR-V with clCreateProgramWithIL: its

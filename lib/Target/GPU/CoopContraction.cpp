@@ -6,6 +6,8 @@
 // time where a factor allows: wide staging), multiplied by 16x16x16
 // cooperative matrices (gpu.subgroup_mma_*), the accumulators stored
 // straight into the output or through a scratch matrix and the epilogue.
+// Two-stage tiles copy each next step asynchronously (memref.dma_start,
+// PTX cp.async on NVIDIA's OpenCL) into a second pair of staged tiles.
 // The analysis and the shared parts of the builder are StagedContraction.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +40,11 @@ static int64_t coopInvocations(const CoopTile &tile) {
 }
 
 bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
+  if (tile.stages != 1 && tile.stages != 2) {
+    why = "the stages must be 1 (the next step through registers) or 2 "
+          "(asynchronous copies into a second buffer)";
+    return false;
+  }
   if (tile.tm < 1 || tile.tn < 1 || tile.tk < 1 || tile.sm < 16 ||
       tile.sn < 16 || tile.tm % tile.sm || tile.tn % tile.sn || tile.sm % 16 ||
       tile.sn % 16 || tile.tk % 16) {
@@ -54,15 +61,15 @@ bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
           "copying whole chunks of 4 elements of both staged tiles";
     return false;
   }
-  // Both tiles (f16, rows padded by 8) and a scratch matrix (f32) per
-  // subgroup must fit NVIDIA's 48 KiB of workgroup memory.
+  // Both tiles (f16, rows padded by 8) of each stage and a scratch matrix
+  // (f32) per subgroup must fit NVIDIA's 48 KiB of workgroup memory.
   // (The staging order, and so the padding, depends on the nest: count the
   // larger layout of each tile.)
   auto tileBytes = [&](int64_t rows) {
     return 2 * std::max(rows * (tile.tk + 8), tile.tk * (rows + 8));
   };
-  int64_t bytes =
-      tileBytes(tile.tm) + tileBytes(tile.tn) + invocations / 32 * 16 * 16 * 4;
+  int64_t bytes = tile.stages * (tileBytes(tile.tm) + tileBytes(tile.tn)) +
+                  invocations / 32 * 16 * 16 * 4;
   if (bytes > 48 * 1024) {
     why = "the tile needs " + std::to_string(bytes) +
           " bytes of workgroup memory, more than 48 KiB";
@@ -71,9 +78,29 @@ bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
   return true;
 }
 
-std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
-    const StagedNest &nest, ArrayRef<std::string> caps,
-    int64_t maxWorkgroupSize, int64_t minWorkgroups, std::string &why) {
+bool mlir::plaidml::canCopyCoopAsync(const StagedNest &nest,
+                                     const CoopTile &tile, std::string &why) {
+  int64_t rows[2] = {tile.tm, tile.tn};
+  for (int side = 0; side < 2; ++side)
+    if ((rows[side] * tile.tk) % (kWideChunk * coopInvocations(tile)) ||
+        !wideFactorLoad(nest, nest.halfFactor[side], side, rows[side], tile.tk,
+                        kWideChunk)) {
+      why = std::string("asynchronous copies need both factors copied 8 "
+                        "halves at a time, and the ") +
+            (side ? "second" : "first") +
+            " is not a plain load of a row-major f16 buffer in whole tiles "
+            "and steps whose innermost index the chunks follow";
+      return false;
+    }
+  return true;
+}
+
+/// The single-stage tile of chooseCoopTile.
+static std::optional<CoopTile> chooseSingleStage(const StagedNest &nest,
+                                                 ArrayRef<std::string> caps,
+                                                 int64_t maxWorkgroupSize,
+                                                 int64_t minWorkgroups,
+                                                 std::string &why) {
   if (!nest.halfFactor[0] || !nest.halfFactor[1]) {
     why = "the factors are not f16 values summed in f32";
     return std::nullopt;
@@ -114,6 +141,27 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
   if (nest.m >= 128 && nest.n >= 128 && groups(128, 128) >= minWorkgroups)
     return CoopTile{128, 128, 64, 32, 64};
   return CoopTile{64, 64, 32, 32, 16};
+}
+
+std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
+    const StagedNest &nest, ArrayRef<std::string> caps,
+    int64_t maxWorkgroupSize, int64_t minWorkgroups, std::string &why) {
+  std::optional<CoopTile> tile =
+      chooseSingleStage(nest, caps, maxWorkgroupSize, minWorkgroups, why);
+  if (!tile || !llvm::is_contained(caps, kAsyncCopyFeature))
+    return tile;
+  // Two stages where the device copies asynchronously: no registers hold
+  // the next step, and one barrier per step instead of two. Steps of 64
+  // halve until both stages fit the workgroup memory (128x128x64 in 8
+  // subgroups: 128x128x32).
+  CoopTile two = *tile;
+  two.stages = 2;
+  std::string ignored;
+  while (!isValidCoopTile(two, ignored) && two.tk > 32)
+    two.tk /= 2;
+  if (isValidCoopTile(two, ignored) && canCopyCoopAsync(nest, two, ignored))
+    return two;
+  return tile;
 }
 
 /// Whether `v` is a constant 0: an arith.constant, or a load of a constant
@@ -214,6 +262,11 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
       if (affine::AffineLoadOp load = canStageWide(
               nest.halfFactor[side], side, rows[side], coop.tk, kWideChunk))
         viewWide(load, side, kWideChunk, VectorType::get({4}, b.getI32Type()));
+  // Two stages copy wide chunks asynchronously (canCopyCoopAsync, which
+  // plaidml-gpu-stage-contraction checks).
+  bool async = coop.stages == 2;
+  assert((!async || (wideMem[0] && wideMem[1])) &&
+         "two stages need both factors staged wide");
   auto launch = createLaunch(llvm::divideCeil(nest.n, coop.tn),
                              llvm::divideCeil(nest.m, coop.tm), invocations);
   elementType = nest.halfFactor[0].getType();
@@ -237,11 +290,23 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     int64_t inner = alongK[side] ? coop.tk : rows[side];
     int64_t outer = alongK[side] ? rows[side] : coop.tk;
     lead[side] = (inner + kHalfPadding) / chunkOf[side];
+    SmallVector<int64_t> shape;
+    if (async)
+      shape.push_back(2);
+    shape.append({outer, lead[side]});
     staged[side] = memref::AllocOp::create(
         b, loc,
-        MemRefType::get({outer, lead[side]}, chunkType[side],
-                        MemRefLayoutAttrInterface(), memSpace));
+        MemRefType::get(shape, chunkType[side], MemRefLayoutAttrInterface(),
+                        memSpace));
   }
+  // The indices of a chunk of a staged tile: its stage (two-stage tiles
+  // only), its line and its index in the line.
+  auto stagedIndices = [&](Value stage, Value line,
+                           Value chunk) -> SmallVector<Value> {
+    if (async)
+      return {stage, line, chunk};
+    return {line, chunk};
+  };
 
   tileN0 = mulc(launch.getBlockIds().x, coop.tn);
   tileM0 = mulc(launch.getBlockIds().y, coop.tm);
@@ -272,22 +337,28 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   };
   int64_t total[2] = {nest.m, nest.n};
   Value base[2] = {tileM0, tileN0};
+  auto chunksPerStep = [&](int side) {
+    return rows[side] * coop.tk / (chunkOf[side] * invocations);
+  };
+  // The indices into the view of factor `side` of this invocation's wide
+  // chunk `c` of the step at k0.
+  auto wideSource = [&](int side, int64_t c, Value k0) {
+    auto [line, chunk] = chunkAt(side, c);
+    Value pos = mulc(chunk, kWideChunk);
+    auto [row, step] =
+        alongK[side] ? std::make_pair(line, pos) : std::make_pair(pos, line);
+    return wideIndices(wideLoad[side], side, add(base[side], row),
+                       add(k0, step), kWideChunk);
+  };
   // The values this invocation copies for the step at k0: one vector per
   // wide chunk, else 4 halves per chunk.
   auto loadChunks = [&](int side, Value k0) {
     SmallVector<Value> values;
     int64_t kChunk = chunkOf[side];
-    for (int64_t c = 0, e = rows[side] * coop.tk / (kChunk * invocations);
-         c < e; ++c) {
+    for (int64_t c = 0, e = chunksPerStep(side); c < e; ++c) {
       if (wideMem[side]) {
-        auto [line, chunk] = chunkAt(side, c);
-        Value pos = mulc(chunk, kChunk);
-        auto [row, step] = alongK[side] ? std::make_pair(line, pos)
-                                        : std::make_pair(pos, line);
-        values.push_back(memref::LoadOp::create(
-            b, loc, wideMem[side],
-            wideIndices(wideLoad[side], side, add(base[side], row),
-                        add(k0, step), kWideChunk)));
+        values.push_back(memref::LoadOp::create(b, loc, wideMem[side],
+                                                wideSource(side, c, k0)));
         continue;
       }
       for (int64_t j = 0; j < kChunk; ++j) {
@@ -314,34 +385,81 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
                               : vector::FromElementsOp::create(
                                     b, loc, chunkType[side],
                                     values.slice(c * perChunk, perChunk));
-      memref::StoreOp::create(b, loc, v, staged[side], ValueRange{line, chunk});
+      memref::StoreOp::create(b, loc, v, staged[side],
+                              stagedIndices(Value(), line, chunk));
     }
+  };
+  // Two stages: this invocation's chunks of the step at k0 copied
+  // asynchronously into stage `stage` of the staged tiles (PTX cp.async on
+  // NVIDIA's OpenCL); one tag, which memref.dma_wait waits on for all of
+  // them.
+  Value tag;
+  if (async)
+    tag = memref::AllocOp::create(b, loc,
+                                  MemRefType::get({1}, b.getI32Type(),
+                                                  MemRefLayoutAttrInterface(),
+                                                  memSpace));
+  auto copyAsync = [&](Value k0, Value stage) {
+    for (int side = 0; side < 2; ++side)
+      for (int64_t c = 0, e = chunksPerStep(side); c < e; ++c) {
+        auto [line, chunk] = chunkAt(side, c);
+        memref::DmaStartOp::create(b, loc, wideMem[side],
+                                   wideSource(side, c, k0), staged[side],
+                                   stagedIndices(stage, line, chunk), index(1),
+                                   tag, ValueRange{index(0)});
+      }
   };
   Value accZero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
   Value zeroFrag =
       gpu::SubgroupMmaConstantMatrixOp::create(b, loc, cType, accZero);
   SmallVector<Value> inits(fragsM * fragsN, zeroFrag);
-  SmallVector<Value> firstA = loadChunks(0, index(0));
-  SmallVector<Value> firstB = loadChunks(1, index(0));
-  size_t numA = firstA.size(), numB = firstB.size(), numAcc = inits.size();
-  llvm::append_range(inits, firstA);
-  llvm::append_range(inits, firstB);
+  size_t numAcc = inits.size(), numA = 0, numB = 0;
   int64_t steps = llvm::divideCeil(nest.k, coop.tk);
-  auto loop = scf::ForOp::create(b, loc, index(0), index(steps * coop.tk),
-                                 index(coop.tk), inits);
+  Value end = index(steps * coop.tk);
+  if (async) {
+    copyAsync(index(0), index(0));
+  } else {
+    SmallVector<Value> firstA = loadChunks(0, index(0));
+    SmallVector<Value> firstB = loadChunks(1, index(0));
+    numA = firstA.size();
+    numB = firstB.size();
+    llvm::append_range(inits, firstA);
+    llvm::append_range(inits, firstB);
+  }
+  auto loop = scf::ForOp::create(b, loc, index(0), end, index(coop.tk), inits);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     ValueRange args = loop.getRegionIterArgs();
-    storeChunks(0, args.slice(numAcc, numA));
-    storeChunks(1, args.slice(numAcc + numA, numB));
-    gpu::BarrierOp::create(b, loc);
-    // The next step's loads; past the end, those of the last step again.
-    Value next =
-        arith::MinUIOp::create(b, loc, add(loop.getInductionVar(), coop.tk),
-                               index((steps - 1) * coop.tk));
-    SmallVector<Value> nextA = loadChunks(0, next);
-    SmallVector<Value> nextB = loadChunks(1, next);
+    Value k = loop.getInductionVar();
+    Value stage;
+    SmallVector<Value> nextA, nextB;
+    if (async) {
+      // This step's copies are complete (this invocation's, then everyone's
+      // at the barrier, which also ends every read of the other stage in
+      // the step before); the next step's go to the other stage while this
+      // one's products run. One barrier per step.
+      stage = arith::RemUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, k, index(coop.tk)), index(2));
+      memref::DmaWaitOp::create(b, loc, tag, ValueRange{index(0)}, index(1));
+      gpu::BarrierOp::create(b, loc);
+      Value next = add(k, coop.tk);
+      Value more =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, end);
+      auto ifMore = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard inThen(b);
+      b.setInsertionPoint(ifMore.thenBlock()->getTerminator());
+      copyAsync(next, arith::SubIOp::create(b, loc, index(1), stage));
+    } else {
+      storeChunks(0, args.slice(numAcc, numA));
+      storeChunks(1, args.slice(numAcc + numA, numB));
+      gpu::BarrierOp::create(b, loc);
+      // The next step's loads; past the end, those of the last step again.
+      Value next = arith::MinUIOp::create(b, loc, add(k, coop.tk),
+                                          index((steps - 1) * coop.tk));
+      nextA = loadChunks(0, next);
+      nextB = loadChunks(1, next);
+    }
     SmallVector<Value> accs(args.take_front(numAcc));
     // A (M x K) is row-major where staged [m][k], column-major where
     // [k][m]; B (K x N) row-major where [k][n], column-major where [n][k].
@@ -354,9 +472,10 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
       return gpu::SubgroupMmaLoadMatrixOp::create(
           b, loc, fragType(elementType, side == 0 ? "AOp" : "BOp"),
           staged[side],
-          kMajor ? ValueRange{index(kk), arith::DivUIOp::create(
-                                             b, loc, mn, index(chunkOf[side]))}
-                 : ValueRange{mn, index(kk / chunkOf[side])},
+          kMajor ? stagedIndices(
+                       stage, index(kk),
+                       arith::DivUIOp::create(b, loc, mn, index(chunkOf[side])))
+                 : stagedIndices(stage, mn, index(kk / chunkOf[side])),
           b.getIndexAttr(lead[side]),
           columnMajor ? b.getUnitAttr() : UnitAttr());
     };
@@ -373,7 +492,8 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
                                                   acc, UnitAttr(), UnitAttr());
         }
     }
-    gpu::BarrierOp::create(b, loc);
+    if (!async)
+      gpu::BarrierOp::create(b, loc);
     SmallVector<Value> yielded(accs);
     llvm::append_range(yielded, nextA);
     llvm::append_range(yielded, nextB);

@@ -202,6 +202,11 @@ struct GpuConfigurePass
         target.hasExtension("nv-ptx-wmma"))
       caps.append({"CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32",
                    "subgroup-size-32"});
+    // ... and on compute capability 8.0 or later copies asynchronously
+    // (two-stage cooperative-matrix tiles).
+    if (target.getDevice() == DeviceKind::opencl &&
+        target.hasExtension(kAsyncCopyFeature))
+      caps.push_back(kAsyncCopyFeature.str());
     Block &body = func.getBody().front();
     if (!func.getBody().hasOneBlock()) {
       func.emitError("expected a single-block function (docs/ABI.md)");
@@ -271,16 +276,19 @@ struct GpuConfigurePass
           coop = chooseCoopTile(nest, caps, maxWorkgroupSize,
                                 minStagedWorkgroups, coopWhy);
         if (coop) {
-          par->setAttr(kGpuCoopTileAttrName,
-                       builder.getDenseI64ArrayAttr(
-                           {coop->tm, coop->tn, coop->tk, coop->sm, coop->sn}));
+          par->setAttr(
+              kGpuCoopTileAttrName,
+              builder.getDenseI64ArrayAttr({coop->tm, coop->tn, coop->tk,
+                                            coop->sm, coop->sn, coop->stages}));
           if (remarks)
             par.emitRemark() << llvm::formatv(
                 "cooperative-matrix tile {0}x{1}x{2}, {3}x{4} per subgroup "
-                "(16x16x16 f16 -> f32), over M x N x K = {5} x {6} x {7}, "
-                "batch {8}",
-                coop->tm, coop->tn, coop->tk, coop->sm, coop->sn, nest.m,
-                nest.n, nest.k, nest.batch);
+                "(16x16x16 f16 -> f32), {5}, over M x N x K = {6} x {7} x "
+                "{8}, batch {9}",
+                coop->tm, coop->tn, coop->tk, coop->sm, coop->sn,
+                coop->stages == 2 ? "2 stages copied asynchronously"
+                                  : "1 stage",
+                nest.m, nest.n, nest.k, nest.batch);
           continue;
         }
         if (analyzed && remarks && nest.halfFactor[0] && nest.halfFactor[1])

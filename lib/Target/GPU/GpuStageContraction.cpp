@@ -13,6 +13,8 @@
 
 #include "StagedContraction.h"
 
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
+
 namespace mlir::plaidml {
 #define GEN_PASS_DEF_GPUSTAGECONTRACTIONPASS
 #include "plaidml/Target/GPU/Passes.h.inc"
@@ -56,12 +58,12 @@ struct GpuStageContractionPass
         why = "not an array<i64: TN, S>";
       else if (staged && staged.size() != 5)
         why = "not an array<i64: TM, TN, TK, RM, RN>";
-      else if (coop && coop.size() != 5)
-        why = "not an array<i64: TM, TN, TK, SM, SN>";
+      else if (coop && coop.size() != 6)
+        why = "not an array<i64: TM, TN, TK, SM, SN, STAGES>";
       else if (split)
         splitTile = {split[0], split[1]};
       else if (coop)
-        coopTile = {coop[0], coop[1], coop[2], coop[3], coop[4]};
+        coopTile = {coop[0], coop[1], coop[2], coop[3], coop[4], coop[5]};
       else
         tile = {staged[0], staged[1], staged[2], staged[3], staged[4]};
       if (why.empty() && (split  ? isValidSplitKTile(splitTile, why)
@@ -70,6 +72,18 @@ struct GpuStageContractionPass
         (void)analyzeStagedNest(par, nest, why);
       if (why.empty() && coop && (!nest.halfFactor[0] || !nest.halfFactor[1]))
         why = "the factors are not f16 values summed in f32";
+      // Two stages: PTX cp.async in the OpenCL C, on NVIDIA's OpenCL only.
+      if (why.empty() && coop && coopTile.stages == 2) {
+        TargetAttr target = getTargetOrDefault(func);
+        if (target.getDevice() != DeviceKind::opencl ||
+            !target.hasExtension(kAsyncCopyFeature))
+          why = ("two stages need asynchronous copies: an opencl target "
+                 "with " +
+                 kAsyncCopyFeature)
+                    .str();
+        else
+          (void)canCopyCoopAsync(nest, coopTile, why);
+      }
       if (!why.empty()) {
         par.emitOpError("cannot apply ") << name << ": " << why;
         return signalPassFailure();

@@ -110,9 +110,12 @@ void applyStagedTile(StagedNest &nest, const StagedTile &tile);
 /// A cooperative-matrix schedule: a workgroup of 256 or 128 invocations (8
 /// or 4 subgroups of 32) computes a tm x tn block of outputs in steps of tk
 /// along the reduction, each subgroup an sm x sn block of 16x16 f32
-/// accumulator matrices (16x16x16 f16 products).
+/// accumulator matrices (16x16x16 f16 products). With one stage the next
+/// step's factors are loaded into registers during the current step; with
+/// two, they are copied asynchronously (memref.dma_start) into the second
+/// of two workgroup buffers.
 struct CoopTile {
-  int64_t tm, tn, tk, sm, sn;
+  int64_t tm, tn, tk, sm, sn, stages = 1;
 };
 
 /// The SPIR-V capability, and the device properties (features of the
@@ -122,6 +125,10 @@ inline constexpr llvm::StringLiteral kCoopMatrixCapability =
 inline constexpr llvm::StringLiteral kCoopMatrixShapeF16 =
     "coopmat-16x16x16-f16-f32";
 inline constexpr llvm::StringLiteral kSubgroupSize32 = "subgroup-size-32";
+/// The device feature (NVIDIA's OpenCL on compute capability 8.0 or later)
+/// that two-stage cooperative-matrix kernels need: 16-byte asynchronous
+/// copies from global to workgroup memory (PTX `cp.async`).
+inline constexpr llvm::StringLiteral kAsyncCopyFeature = "nv-ptx-cp-async";
 
 /// The cooperative-matrix tile the configuration chooses: 128x128x32 in 4
 /// subgroups of 64x64 where both factors can be staged 8 halves at a time
@@ -133,7 +140,9 @@ inline constexpr llvm::StringLiteral kSubgroupSize32 = "subgroup-size-32";
 /// (32x16); none (`why`) unless both factors are f16 extended to
 /// f32, the target lists `caps` with CooperativeMatrixKHR, the 16x16x16
 /// f16 -> f32 shape and 32-invocation subgroups, and M and N are 16 or
-/// more.
+/// more. Where `caps` also lists kAsyncCopyFeature and the tile copies both
+/// factors 8 halves at a time, two stages (TK halved, down to 32, until
+/// both fit the workgroup memory).
 std::optional<CoopTile> chooseCoopTile(const StagedNest &nest,
                                        ArrayRef<std::string> caps,
                                        int64_t maxWorkgroupSize,
@@ -141,6 +150,11 @@ std::optional<CoopTile> chooseCoopTile(const StagedNest &nest,
 
 /// Whether `tile` is one applyCoopTile can build (`why` says why not).
 bool isValidCoopTile(const CoopTile &tile, std::string &why);
+
+/// Whether the kernel of `tile` can copy both factors of `nest` 8 halves at
+/// a time (wide staging), as two stages need (`why` says why not).
+bool canCopyCoopAsync(const StagedNest &nest, const CoopTile &tile,
+                      std::string &why);
 
 /// Replaces `nest.par` with a gpu.launch computing it with `tile`: f16
 /// operand tiles staged in workgroup memory, gpu.subgroup_mma_* products

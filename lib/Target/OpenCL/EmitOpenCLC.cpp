@@ -436,6 +436,8 @@ void KernelEmitter::emitOp(Operation *op) {
       unsupported(op);
       return;
     }
+    if (isDmaTag(alloc))
+      return;
     declareArray("__local ", alloc);
     return;
   }
@@ -464,7 +466,7 @@ void KernelEmitter::emitOp(Operation *op) {
                std::string(1, "0123456789abcdef"[position[0]]));
     return;
   }
-  if (emitMma(op))
+  if (emitMma(op) || emitAsyncCopy(op))
     return;
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
     emitFor(forOp);
@@ -640,6 +642,8 @@ SmallVector<std::string> mlir::plaidml::getOpenCLCRequirements(StringRef text) {
   // The cooperative-matrix kernels' inline PTX (EmitOpenCLCMma.cpp).
   if (text.contains("wmma.mma.sync"))
     extensions.push_back("nv-ptx-wmma");
+  if (text.contains("cp.async"))
+    extensions.push_back("nv-ptx-cp-async");
   return extensions;
 }
 

@@ -5,14 +5,18 @@
 // gpu.subgroup_mma_* op becomes the `wmma` instruction MLIR's NVVM lowering
 // makes of it (PTX ISA, "Warp Level Matrix Multiply-Accumulate"), and each
 // !gpu.mma_matrix value a struct of the 8 registers every invocation of a
-// 32-wide subgroup holds of it. Only NVIDIA's OpenCL compiles such a kernel
-// (the bundle requires "nv-ptx-wmma", docs/OpenCLRuntime.md).
+// 32-wide subgroup holds of it. The two-stage kernels' memref.dma_start
+// and memref.dma_wait become the asynchronous copies `cp.async` and
+// `cp.async.wait_all`. Only NVIDIA's OpenCL compiles such a kernel (the
+// bundle requires "nv-ptx-wmma", and "nv-ptx-cp-async" for the copies,
+// docs/OpenCLRuntime.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "OpenCLC.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::plaidml::openclc;
@@ -91,6 +95,70 @@ KernelEmitter::mmaAccess(Operation *op, Value memref, ValueRange indices,
                           : "\"l\"(" + address + ")";
   access.stride = leadDimension * units;
   return access;
+}
+
+/// Bytes per element of a buffer of `type` (a scalar or a vector of them);
+/// 0 for other elements.
+static int64_t elementBytes(MemRefType type) {
+  Type elem = type.getElementType();
+  int64_t count = 1;
+  if (auto vector = dyn_cast<VectorType>(elem)) {
+    count = vector.getNumElements();
+    elem = vector.getElementType();
+  }
+  return elem.isIntOrFloat() && elem.getIntOrFloatBitWidth() % 8 == 0
+             ? count * elem.getIntOrFloatBitWidth() / 8
+             : 0;
+}
+
+bool KernelEmitter::isDmaTag(Value memref) {
+  return !memref.use_empty() &&
+         llvm::all_of(memref.getUses(), [](OpOperand &use) {
+           if (auto wait = dyn_cast<memref::DmaWaitOp>(use.getOwner()))
+             return use.get() == wait.getTagMemRef();
+           auto start = dyn_cast<memref::DmaStartOp>(use.getOwner());
+           return start && use.get() == start.getTagMemRef() &&
+                  use.get() != start.getSrcMemRef() &&
+                  use.get() != start.getDstMemRef();
+         });
+}
+
+bool KernelEmitter::emitAsyncCopy(Operation *op) {
+  if (auto start = dyn_cast<memref::DmaStartOp>(op)) {
+    // One copy of 4, 8 or 16 bytes from global to workgroup memory
+    // (cp.async; L2 only for 16 bytes, as the PTX ISA allows).
+    auto src = cast<MemRefType>(start.getSrcMemRef().getType());
+    auto dst = cast<MemRefType>(start.getDstMemRef().getType());
+    auto dstSpace = dyn_cast_or_null<IntegerAttr>(dst.getMemorySpace());
+    std::optional<int64_t> count = getConstantIntValue(start.getNumElements());
+    int64_t bytes = count ? *count * elementBytes(src) : 0;
+    if (start.isStrided() || src.getMemorySpace() || !dstSpace ||
+        dstSpace.getInt() != 3 ||
+        src.getElementType() != dst.getElementType() ||
+        (bytes != 4 && bytes != 8 && bytes != 16)) {
+      error(op, "has no OpenCL C translation: it must copy 4, 8 or 16 bytes "
+                "(a constant count of elements) from global to workgroup "
+                "memory, unstrided");
+      return true;
+    }
+    std::string to =
+        "&" + name(start.getDstMemRef()) + "[" +
+        linearIndex(op, start.getDstMemRef(), start.getDstIndices()) + "]";
+    std::string from =
+        "&" + name(start.getSrcMemRef()) + "[" +
+        linearIndex(op, start.getSrcMemRef(), start.getSrcIndices()) + "]";
+    os << "asm volatile(\"cp.async." << (bytes == 16 ? "cg" : "ca")
+       << ".shared.global [%0], [%1], " << bytes
+       << ";\" :: \"r\"((uint)(ulong)(" << to << ")), \"l\"(" << from
+       << ") : \"memory\");\n";
+    return true;
+  }
+  if (isa<memref::DmaWaitOp>(op)) {
+    // Every copy this invocation started (all of them share one tag).
+    os << "asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n";
+    return true;
+  }
+  return false;
 }
 
 bool KernelEmitter::emitMma(Operation *op) {

@@ -169,6 +169,12 @@ private:
   /// Emits `op` if it is a gpu.subgroup_mma_* op, gpu.subgroup_id or
   /// gpu.lane_id; false otherwise.
   bool emitMma(Operation *op);
+  /// Emits `op` if it is a memref.dma_start (PTX cp.async) or
+  /// memref.dma_wait (cp.async.wait_all); false otherwise.
+  bool emitAsyncCopy(Operation *op);
+  /// Whether `memref` is only the tag of DMA ops (it needs no array: the
+  /// asynchronous copies wait on the invocation's own copies).
+  static bool isDmaTag(Value memref);
 
   // Ops.
   void emitBlock(Block &block);

@@ -75,7 +75,7 @@ func.func @coop(%a: memref<100x45xf16>, %b: memref<45x70xf16>, %bias: memref<70x
     %bb = affine.load %bias[%n] : memref<70xf32>
     %o = arith.addf %r, %bb : f32
     affine.store %o, %c[%m, %n] : memref<100x70xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 1>}
   return
 }
 
@@ -106,7 +106,7 @@ func.func @transposed(%a: memref<48x64xf16>, %b: memref<64x48xf16>, %c: memref<6
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 1>}
   return
 }
 
@@ -131,7 +131,7 @@ func.func @batched(%a: memref<3x64x32xf16>, %b: memref<3x32x128xf16>, %c: memref
       affine.yield %s : f32
     }
     affine.store %r, %c[%i, %m, %n] : memref<3x64x128xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 1>}
   return
 }
 
@@ -153,7 +153,7 @@ func.func @one(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf3
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 1>}
   return
 }
 
@@ -203,7 +203,7 @@ func.func @wide(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x1
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<128x128xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 1>}
   return
 }
 
@@ -230,7 +230,7 @@ func.func @narrow_chunks(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memre
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 32, 32, 16, 16, 16>}
+  } {plaidml.gpu.coop_tile = array<i64: 32, 32, 16, 16, 16, 1>}
   return
 }
 
@@ -261,7 +261,7 @@ func.func @wide_t(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 1>}
   return
 }
 
@@ -295,7 +295,7 @@ func.func @quad(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x2
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<256x256xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
+  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64, 1>}
   return
 }
 
@@ -347,6 +347,6 @@ func.func @quad_bias(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %bias: memr
     %bb = affine.load %bias[%n] : memref<256xf32>
     %o = arith.addf %r, %bb : f32
     affine.store %o, %c[%m, %n] : memref<256x256xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64>}
+  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64, 1>}
   return
 }

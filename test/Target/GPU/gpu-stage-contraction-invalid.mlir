@@ -66,7 +66,7 @@ func.func @coop_f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 1>}
   return
 }
 
@@ -87,7 +87,7 @@ func.func @coop_subgroups(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memr
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 64, 32>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 64, 32, 1>}
   return
 }
 
@@ -107,7 +107,7 @@ func.func @coop_both(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16>, plaidml.gpu.split_k = array<i64: 8, 32>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 1>, plaidml.gpu.split_k = array<i64: 8, 32>}
   return
 }
 
@@ -128,7 +128,7 @@ func.func @coop_chunks(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 32, 256, 16, 32, 32>}
+  } {plaidml.gpu.coop_tile = array<i64: 32, 256, 16, 32, 32, 1>}
   return
 }
 
@@ -148,6 +148,99 @@ func.func @coop_memory(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 256, 256, 64, 128, 64>}
+  } {plaidml.gpu.coop_tile = array<i64: 256, 256, 64, 128, 64, 1>}
   return
+}
+
+// -----
+
+// Stages are 1 or 2.
+func.func @coop_stages(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the stages must be 1 (the next step through registers) or 2 (asynchronous copies into a second buffer)}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 3>}
+  return
+}
+
+// -----
+
+// Two stages copy asynchronously: only on an OpenCL target with
+// nv-ptx-cp-async (here a Vulkan one).
+module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
+func.func @coop_async_vulkan(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: two stages need asynchronous copies: an opencl target with nv-ptx-cp-async}}
+  affine.parallel (%m, %n) = (0, 0) to (64, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<64x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<64x64xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 2>}
+  return
+}
+}
+
+// -----
+
+// ... and both factors copied 8 halves at a time: M = 100 is not a
+// multiple of the tile.
+module attributes {plaidml.target = #plaidml.target<device = opencl, exts = ["nv-ptx-wmma", "nv-ptx-cp-async"]>} {
+func.func @coop_async_edge(%a: memref<100x64xf16>, %b: memref<64x64xf16>, %c: memref<100x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: asynchronous copies need both factors copied 8 halves at a time, and the first is not a plain load of a row-major f16 buffer in whole tiles and steps whose innermost index the chunks follow}}
+  affine.parallel (%m, %n) = (0, 0) to (100, 64) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<100x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x64xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<100x64xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 2>}
+  return
+}
+}
+
+// -----
+
+// Both stages must fit: 2 stages x 2 factors x 128x72 halves + 8 KiB of
+// scratch.
+module attributes {plaidml.target = #plaidml.target<device = opencl, exts = ["nv-ptx-wmma", "nv-ptx-cp-async"]>} {
+func.func @coop_async_memory(%a: memref<128x128xf16>, %b: memref<128x128xf16>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the tile needs 81920 bytes of workgroup memory, more than 48 KiB}}
+  affine.parallel (%m, %n) = (0, 0) to (128, 128) {
+    %r = affine.for %k = 0 to 128 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x128xf16>
+      %y = affine.load %b[%k, %n] : memref<128x128xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x128xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 64, 32, 64, 2>}
+  return
+}
 }

@@ -54,7 +54,7 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       matrix-vector product), the device's workgroups hold fewer than 256
       invocations, or `staged=false`. Such a nest gets neither of the two
       attributes below.
-    - `plaidml.gpu.coop_tile = array<i64: TM, TN, TK, SM, SN>` instead of
+    - `plaidml.gpu.coop_tile = array<i64: TM, TN, TK, SM, SN, STAGES>` instead of
       a staged tile when both factors are f16 values extended to f32 for
       an f32 sum and the module's `plaidml.target` lists the
       `CooperativeMatrixKHR` capability, the `coopmat-16x16x16-f16-f32`
@@ -68,7 +68,11 @@ def GpuConfigurePass : Pass<"plaidml-gpu-configure", "mlir::func::FuncOp"> {
       `min-staged-workgroups` workgroups, 128x256x32
       where the second factor's memory follows N, else 256x128x32 where the
       first factor's follows M (64x64 per subgroup), else 128x128x64 (32x64
-      per subgroup); otherwise 64x64x32 with 32x16.
+      per subgroup); otherwise 64x64x32 with 32x16. STAGES is 1, or 2
+      where the target is OpenCL with `nv-ptx-cp-async` (NVIDIA, compute
+      capability 8.0 or later) and the tile copies both factors 8 halves
+      at a time: TK is then halved (down to 32) until both stages fit the
+      48 KiB of workgroup memory (128x128x64 becomes 128x128x32).
     - `plaidml.gpu.split_k = array<i64: TN, S>` on such a nest whose M is
       below 16 (a matrix-vector product; with the factors' roles swapped
       when only the first has dimensions of its own) and K at least 256,
@@ -189,12 +193,19 @@ def GpuStageContractionPass
     barrier the `s = 0` invocation adds the `S` partial sums in order and
     runs the epilogue and the store.
 
-    `plaidml.gpu.coop_tile = array<i64: TM, TN, TK, SM, SN>` (f16 factors
-    summed in f32; `(TM / SM) * (TN / SN)` subgroups of 32 invocations must
-    be 256 invocations, 16 must divide SM, SN and TK, every invocation
-    must copy whole chunks of 4 elements of both tiles, and the tiles and
-    scratch must fit 48 KiB): the same launch and carried next-step loads
-    as the staged tile, the tiles staged as f16 in the order of each
+    `plaidml.gpu.coop_tile = array<i64: TM, TN, TK, SM, SN, STAGES>` (f16
+    factors summed in f32; `(TM / SM) * (TN / SN)` subgroups of 32
+    invocations must be 256 or 128 invocations, 16 must divide SM, SN and
+    TK, every invocation must copy whole chunks of 4 elements of both
+    tiles, and the tiles of every stage and the scratch must fit 48 KiB):
+    with STAGES = 1 the same launch and carried next-step loads as the
+    staged tile; with STAGES = 2 (an OpenCL target with `nv-ptx-cp-async`,
+    both factors copied 8 halves at a time) two buffers per factor, each
+    step's chunks copied by `memref.dma_start` (one tag for all; the OpenCL
+    C translation prints PTX `cp.async`) into the stage the step after
+    reads, `memref.dma_wait` and one barrier at the start of each step, and
+    the next step's copies issued (but for the last step) before its
+    products; the tiles staged as f16 in the order of each
     factor's memory (`[row][k]` where its innermost index follows K, else
     `[k][row]`; rows padded by 8 halves so that every 16x16 matrix starts
     16-byte aligned) as arrays of `vector<4xf16>`, each invocation loading

@@ -246,17 +246,19 @@ LogicalResult PlaidMLDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kGpuStagedTileAttrName || name == kGpuSplitKAttrName ||
       name == kGpuCoopTileAttrName) {
-    bool staged = name != kGpuSplitKAttrName;
+    int64_t count = name == kGpuSplitKAttrName       ? 2
+                    : name == kGpuStagedTileAttrName ? 5
+                                                     : 6;
     auto sizes = dyn_cast<DenseI64ArrayAttr>(value);
     if (failed(expect(isa<affine::AffineParallelOp>(op) && sizes &&
-                          sizes.size() == (staged ? 5 : 2),
+                          sizes.size() == count,
                       name == kGpuStagedTileAttrName
                           ? "must be an array<i64: TM, TN, TK, RM, RN> on an "
                             "affine.parallel"
-                      : staged ? "must be an array<i64: TM, TN, TK, SM, SN> on "
-                                 "an affine.parallel"
-                               : "must be an array<i64: TN, S> on an "
-                                 "affine.parallel")))
+                      : count == 6 ? "must be an array<i64: TM, TN, TK, SM, "
+                                     "SN, STAGES> on an affine.parallel"
+                                   : "must be an array<i64: TN, S> on an "
+                                     "affine.parallel")))
       return failure();
     return expect(llvm::all_of(sizes.asArrayRef(),
                                [](int64_t size) { return size >= 1; }),

@@ -36,7 +36,7 @@ def PlaidML_Dialect : Dialect {
     | `plaidml.gpu.workgroup_size` | `affine.parallel` | `array<i64: ...>`, one positive size per dimension | `plaidml-gpu-configure` (for the ranges left after the register tile) | `plaidml-gpu-tile-workgroups` |
     | `plaidml.gpu.register_tile` | `affine.parallel` | `array<i64: ...>`, one positive factor per dimension | `plaidml-gpu-configure` | `plaidml-gpu-register-tile` |
     | `plaidml.gpu.staged_tile` | `affine.parallel` | `array<i64: TM, TN, TK, RM, RN>`, positive | `plaidml-gpu-configure` (matrix-product nests) | `plaidml-gpu-stage-contraction` |
-    | `plaidml.gpu.coop_tile` | `affine.parallel` | `array<i64: TM, TN, TK, SM, SN>`, positive | `plaidml-gpu-configure` (f16 matrix-product nests on devices with cooperative matrices) | `plaidml-gpu-stage-contraction` |
+    | `plaidml.gpu.coop_tile` | `affine.parallel` | `array<i64: TM, TN, TK, SM, SN, STAGES>`, positive | `plaidml-gpu-configure` (f16 matrix-product nests on devices with cooperative matrices) | `plaidml-gpu-stage-contraction` |
     | `plaidml.gpu.split_k` | `affine.parallel` | `array<i64: TN, S>`, positive | `plaidml-gpu-configure` (matrix-vector nests) | `plaidml-gpu-stage-contraction` |
 
     The properties `plaidml.kernel_format`, `plaidml.kernel_formats`,

@@ -82,7 +82,8 @@ inline constexpr llvm::StringLiteral kGpuStagedTileAttrName =
 inline constexpr llvm::StringLiteral kGpuSplitKAttrName = "plaidml.gpu.split_k";
 /// On an outermost affine.parallel that is a batch of matrix products of
 /// f16 factors with f32 accumulation: the cooperative-matrix schedule (TM,
-/// TN, TK of the workgroup tile, SM, SN of each subgroup's tile), which
+/// TN, TK of the workgroup tile, SM, SN of each subgroup's tile, STAGES: 1,
+/// or 2 for asynchronous copies into two buffers), which
 /// plaidml-gpu-configure chooses and plaidml-gpu-stage-contraction applies.
 inline constexpr llvm::StringLiteral kGpuCoopTileAttrName =
     "plaidml.gpu.coop_tile";
