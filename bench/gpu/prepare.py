@@ -75,7 +75,8 @@ def main():
     parser.add_argument("--opencl-features", default="",
                         help="for an --opencl-target this machine lacks: its "
                              "features (plaidml-compile --device-features); "
-                             "NVIDIA's OpenCL: cl_khr_fp64,nv-ptx-wmma")
+                             "NVIDIA's OpenCL: cl_khr_fp64,nv-ptx-wmma (and "
+                             "nv-ptx-cp-async on compute capability 8.0+)")
     parser.add_argument("--runtime-build", default="",
                         help="build the runtime-only plaidml-run in this folder "
                              "(default: OUT/runtime); 'none' to skip")
