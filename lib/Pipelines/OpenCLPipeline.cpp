@@ -107,7 +107,7 @@ void mlir::plaidml::buildOpenCLLoweringPipeline(
 
 void mlir::plaidml::buildOpenCLPipeline(OpPassManager &pm,
                                         const OpenCLPipelineOptions &options) {
-  buildTileToAffinePipeline(pm, /*borderFill=*/false);
+  buildTileToAffinePipeline(pm, /*cpu=*/false);
   buildOpenCLLoweringPipeline(pm, options);
 }
 

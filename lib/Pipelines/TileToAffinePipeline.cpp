@@ -16,13 +16,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 
-void mlir::plaidml::buildTileToAffinePipeline(OpPassManager &pm,
-                                              bool borderFill) {
+void mlir::plaidml::buildTileToAffinePipeline(OpPassManager &pm, bool cpu) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tile::createTileComputeBoundsPass());
   fpm.addPass(tile::createTileOutputStationaryPass());
   ConvertTileToAffinePassOptions options;
-  options.borderFill = borderFill;
+  options.borderFill = cpu;
+  options.splitGuards = cpu;
   pm.addPass(createConvertTileToAffinePass(options));
 }
 

@@ -118,7 +118,7 @@ void mlir::plaidml::buildVulkanLoweringPipeline(
 
 void mlir::plaidml::buildVulkanPipeline(OpPassManager &pm,
                                         const VulkanPipelineOptions &options) {
-  buildTileToAffinePipeline(pm, /*borderFill=*/false);
+  buildTileToAffinePipeline(pm, /*cpu=*/false);
   buildVulkanLoweringPipeline(pm, options);
 }
 

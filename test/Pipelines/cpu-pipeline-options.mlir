@@ -20,7 +20,7 @@
 // FULL-NEXT:     tile-compute-bounds,
 // FULL-NEXT:     tile-output-stationary
 // FULL-NEXT:   ),
-// FULL-NEXT:   convert-tile-to-affine{border-fill=true},
+// FULL-NEXT:   convert-tile-to-affine{border-fill=true split-guards=true},
 // FULL-NEXT:   plaidml-attach-target{{{.*}}cpu=x86-64 device=cpu {{.*}}},
 // FULL-NEXT:   func.func(
 // FULL-NEXT:     plaidml-erase-zero-size-buffers,

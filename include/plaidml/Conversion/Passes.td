@@ -74,7 +74,15 @@ def ConvertTileToAffinePass : Pass<"convert-tile-to-affine", "ModuleOp"> {
            "next one's padded input) stores its init only outside that box, "
            "one nest per side of each dimension, instead of filling the whole "
            "output first. The GPU pipelines turn it off: there one fill "
-           "kernel costs less than a launch per side.">
+           "kernel costs less than a launch per side.">,
+    Option<"splitGuards", "split-guards", "bool", /*default=*/"true",
+           "A reduction whose constraints guard its points (an implicitly "
+           "padded window) becomes one nest without guards over the "
+           "interior, where they hold for the whole window, and one nest per "
+           "border value of the output index (at most 3 per side, 49 nests), "
+           "in which they bound the window instead; the same points in the "
+           "same order. The CPU code generator takes no nest with a guard "
+           "inside. The GPU pipelines turn it off (a launch per nest).">
   ];
   let dependentDialects = [
     "affine::AffineDialect", "arith::ArithDialect", "func::FuncDialect",

@@ -22,9 +22,10 @@ namespace mlir::plaidml {
 /// The spine every target shares (docs/Design.md section 2):
 /// tile-compute-bounds on every function, then convert-tile-to-affine, from
 /// Tile-dialect functions to the ABI form of docs/ABI.md section 1. Add it to a
-/// pass manager on `builtin.module`. `borderFill`: convert-tile-to-affine's
-/// border-fill option (the CPU's choice; GPUs fill whole buffers).
-void buildTileToAffinePipeline(OpPassManager &pm, bool borderFill = true);
+/// pass manager on `builtin.module`. `cpu`: convert-tile-to-affine's
+/// border-fill and split-guards options (the CPU's choices; GPUs fill whole
+/// buffers and keep one kernel per contraction).
+void buildTileToAffinePipeline(OpPassManager &pm, bool cpu = true);
 
 /// The tail every pipeline that ends in the LLVM dialect shares (the CPU
 /// code, the host code of a GPU artifact), once memrefs are lowered:

@@ -252,8 +252,9 @@ void fillOutsideBox(
 
 struct ContractionLowering : OpConversionPattern<ContractionOp> {
   ContractionLowering(TypeConverter &converter, MLIRContext *ctx,
-                      bool borderFill)
-      : OpConversionPattern(converter, ctx), borderFill(borderFill) {}
+                      bool borderFill, bool splitGuards)
+      : OpConversionPattern(converter, ctx), borderFill(borderFill),
+        splitGuards(splitGuards) {}
 
   LogicalResult
   matchAndRewrite(ContractionOp op, OpAdaptor adaptor,
@@ -316,7 +317,7 @@ struct ContractionLowering : OpConversionPattern<ContractionOp> {
   }
 
 private:
-  bool borderFill;
+  bool borderFill, splitGuards;
   /// The reduction form: a parallel nest over the sink's indices whose body
   /// starts from the init, carries the partial result through the
   /// reduction loops as iter_args and stores it once:
@@ -328,12 +329,54 @@ private:
   ///     affine.store %r, %out[sink]
   ///   }
   /// `cons` guards the aggregation with an affine.if yielding %acc where the
-  /// point is invalid.
+  /// point is invalid. With `splitGuards`, one such nest per piece of
+  /// splitReductionBox, each guarded by the constraints left to it.
   void buildRegisterReduction(ConversionPatternRewriter &rewriter,
                               ContractionOp op, OpAdaptor adaptor,
                               AffineMap sink, Value out, Type outType,
                               AffineMap initMap, ArrayRef<int64_t> lbs,
                               ArrayRef<int64_t> ubs) const {
+    std::optional<IntegerSet> cons = op.getCons();
+    std::optional<SmallVector<LinearConstraint>> linear;
+    if (cons && splitGuards)
+      linear = getLinearConstraints(*cons);
+    if (!linear) {
+      buildRegisterReductionNest(rewriter, op, adaptor, sink, out, outType,
+                                 initMap, lbs, ubs, cons);
+      return;
+    }
+    unsigned numIdxs = op.getNumIdxs();
+    llvm::SmallBitVector isReduction(numIdxs, true);
+    for (AffineExpr e : sink.getResults())
+      isReduction.reset(cast<AffineDimExpr>(e).getPosition());
+    ReductionPiece box{
+        SmallVector<int64_t>(lbs), SmallVector<int64_t>(ubs),
+        llvm::to_vector(llvm::seq<unsigned>(0, cons->getNumConstraints()))};
+    for (const ReductionPiece &piece :
+         splitReductionBox(box, *linear, isReduction)) {
+      std::optional<IntegerSet> guard;
+      if (!piece.guards.empty()) {
+        SmallVector<AffineExpr> exprs;
+        SmallVector<bool> eqFlags;
+        for (unsigned c : piece.guards) {
+          exprs.push_back((*linear)[c].expr);
+          eqFlags.push_back((*linear)[c].isEq);
+        }
+        guard = IntegerSet::get(numIdxs, 0, exprs, eqFlags);
+      }
+      buildRegisterReductionNest(rewriter, op, adaptor, sink, out, outType,
+                                 initMap, piece.lbs, piece.ubs, guard);
+    }
+  }
+
+  /// One nest of the reduction form over the box `lbs`..`ubs` (inclusive),
+  /// its points guarded by `cons` when given.
+  void buildRegisterReductionNest(ConversionPatternRewriter &rewriter,
+                                  ContractionOp op, OpAdaptor adaptor,
+                                  AffineMap sink, Value out, Type outType,
+                                  AffineMap initMap, ArrayRef<int64_t> lbs,
+                                  ArrayRef<int64_t> ubs,
+                                  std::optional<IntegerSet> cons) const {
     Location loc = op.getLoc();
     unsigned numIdxs = op.getNumIdxs();
     SmallVector<unsigned> parallelDims;
@@ -367,7 +410,7 @@ private:
       rewriter.setInsertionPointToStart(loop.getBody());
     }
     Value value;
-    if (std::optional<IntegerSet> cons = op.getCons()) {
+    if (cons) {
       auto guardOp = affine::AffineIfOp::create(
           rewriter, loc, acc.getType(), *cons, ivs, /*withElseRegion=*/true);
       // Blocks of an affine.if with results start without terminators.
@@ -430,7 +473,8 @@ private:
 
 void tile_to_affine::populateContractionPatterns(TypeConverter &converter,
                                                  RewritePatternSet &patterns,
-                                                 bool borderFill) {
+                                                 bool borderFill,
+                                                 bool splitGuards) {
   patterns.add<ContractionLowering>(converter, patterns.getContext(),
-                                    borderFill);
+                                    borderFill, splitGuards);
 }

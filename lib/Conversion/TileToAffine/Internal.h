@@ -18,7 +18,9 @@
 #include "plaidml/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::plaidml::tile_to_affine {
 
@@ -87,11 +89,53 @@ AffineMap getBroadcastMap(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
                           MLIRContext *ctx);
 
 //===----------------------------------------------------------------------===//
+// Guarded register reductions (GuardSplit.cpp)
+//===----------------------------------------------------------------------===//
+
+/// A constraint of a contraction's `cons` in linear form: `expr >= 0` (or
+/// `== 0` when `isEq`), `coeffs` its coefficients of the indices, then its
+/// constant.
+struct LinearConstraint {
+  AffineExpr expr;
+  SmallVector<int64_t> coeffs;
+  bool isEq;
+};
+
+/// `cons` in linear form; none when a constraint is not linear (floordiv,
+/// mod) or the set has symbols.
+std::optional<SmallVector<LinearConstraint>>
+getLinearConstraints(IntegerSet cons);
+
+/// One nest of a register reduction: the inclusive box of its indices and
+/// the constraints (positions in the contraction's list) that still guard
+/// its points.
+struct ReductionPiece {
+  SmallVector<int64_t> lbs, ubs;
+  SmallVector<unsigned> guards;
+};
+
+/// Splits the reduction over `box` (every constraint guarding it) into
+/// nests that visit the same valid points in the same order, without
+/// guards where it can: along a parallel index p that a guard involves
+/// alone among the parallel indices (with reduction indices), into the
+/// interior, where the guard holds for every reduction point, and, each a
+/// nest of its own, the border values of p (at most 3 on a side), where
+/// the guard bounds the reduction indices instead. Guards that hold on a
+/// whole nest are dropped. At most 49 nests; the others keep their guards.
+/// `isReduction` marks the reduction indices.
+SmallVector<ReductionPiece>
+splitReductionBox(ReductionPiece box, ArrayRef<LinearConstraint> cons,
+                  const llvm::SmallBitVector &isReduction);
+
+//===----------------------------------------------------------------------===//
 // Pattern sets
 //===----------------------------------------------------------------------===//
 
+/// `splitGuards`: register reductions with constraints are split along
+/// them (splitReductionBox).
 void populateContractionPatterns(TypeConverter &converter,
-                                 RewritePatternSet &patterns, bool borderFill);
+                                 RewritePatternSet &patterns, bool borderFill,
+                                 bool splitGuards);
 void populateElementwisePatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateShapePatterns(TypeConverter &converter,

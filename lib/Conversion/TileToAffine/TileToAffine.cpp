@@ -241,11 +241,11 @@ struct ReturnOpLowering : OpConversionPattern<func::ReturnOp> {
 } // namespace
 
 void mlir::plaidml::populateTileToAffineConversionPatterns(
-    TypeConverter &typeConverter, RewritePatternSet &patterns,
-    bool borderFill) {
+    TypeConverter &typeConverter, RewritePatternSet &patterns, bool borderFill,
+    bool splitGuards) {
   patterns.add<FuncOpLowering, ReturnOpLowering>(typeConverter,
                                                  patterns.getContext());
-  populateContractionPatterns(typeConverter, patterns, borderFill);
+  populateContractionPatterns(typeConverter, patterns, borderFill, splitGuards);
   populateElementwisePatterns(typeConverter, patterns);
   populateShapePatterns(typeConverter, patterns);
   populateSortAndRandomPatterns(typeConverter, patterns);

@@ -141,7 +141,8 @@ struct ConvertTileToAffinePass
     MLIRContext *ctx = &getContext();
     TileToAffineTypeConverter converter;
     RewritePatternSet patterns(ctx);
-    populateTileToAffineConversionPatterns(converter, patterns, borderFill);
+    populateTileToAffineConversionPatterns(converter, patterns, borderFill,
+                                           splitGuards);
     ConversionTarget target(*ctx);
     configureTileToAffineConversionTarget(target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

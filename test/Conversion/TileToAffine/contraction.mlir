@@ -1,5 +1,6 @@
 // RUN: plaidml-opt %s -convert-tile-to-affine -split-input-file | FileCheck %s
 // RUN: plaidml-opt %s -convert-tile-to-affine="border-fill=false" -split-input-file | FileCheck %s --check-prefix=WHOLE
+// RUN: plaidml-opt %s -convert-tile-to-affine="split-guards=false" -split-input-file | FileCheck %s --check-prefix=GUARDED
 
 // Matrix multiplication: the sink dims (m, n) run in an outer affine.parallel
 // whose body starts from the init, carries the sum through the reduction
@@ -34,27 +35,52 @@ func.func @matmul(%A: tensor<4x8xf32>, %B: tensor<8x16xf32>) -> tensor<4x16xf32>
 // -----
 
 // A "same" 1-D convolution: the padding checks the box does not imply stay
-// in `cons` and guard the aggregation with an affine.if that yields the
-// partial sum unchanged at invalid points.
+// in `cons`. With split-guards (the default), the nest is split along x:
+// the interior x = 1..2, where both checks hold for every k, has no guard;
+// at each border value of x (0, 3, 4) they become bounds of k (1..2, 0..1,
+// 0..0). Without, one nest whose aggregation an affine.if guards, yielding
+// the partial sum unchanged at invalid points.
 
-// CHECK: #[[SET:.*]] = affine_set<(d0, d1) : (d0 + d1 - 1 >= 0, -d0 - d1 + 4 >= 0)>
 // CHECK-LABEL: func.func @same_conv
 // CHECK-SAME: (%[[I:.*]]: memref<5xi32>, %[[K:.*]]: memref<3xi32>, %[[O:.*]]: memref<5xi32>)
-// CHECK: affine.parallel (%[[X:.*]]) = (0) to (5) {
-// CHECK-NEXT: %[[INIT:.*]] = affine.load
-// CHECK-NEXT: %[[RES:.*]] = affine.for %[[W:.*]] = 0 to 3 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (i32) {
-// CHECK-NEXT: %[[G:.*]] = affine.if #[[SET]](%[[X]], %[[W]]) -> i32 {
-// CHECK-NEXT: %[[IN:.*]] = affine.load %[[I]][%[[X]] + %[[W]] - 1] : memref<5xi32>
-// CHECK-NEXT: %[[KW:.*]] = affine.load %[[K]][%[[W]]] : memref<3xi32>
-// CHECK-NEXT: %[[P:.*]] = arith.muli %[[IN]], %[[KW]] : i32
-// CHECK-NEXT: %[[S:.*]] = arith.addi %[[ACC]], %[[P]] : i32
-// CHECK-NEXT: affine.yield %[[S]] : i32
-// CHECK-NEXT: } else {
-// CHECK-NEXT: affine.yield %[[ACC]] : i32
-// CHECK-NEXT: }
-// CHECK-NEXT: affine.yield %[[G]] : i32
-// CHECK-NEXT: }
-// CHECK-NEXT: affine.store %[[RES]], %[[O]][%[[X]]] : memref<5xi32>
+// CHECK-NOT: affine.if
+// CHECK: affine.parallel (%[[X0:.*]]) = (0) to (1) {
+// CHECK-NEXT: %[[INIT0:.*]] = affine.load
+// CHECK-NEXT: affine.for %[[W0:.*]] = 1 to 3 iter_args(%{{.*}} = %[[INIT0]]) -> (i32) {
+// CHECK-NEXT: affine.load %[[I]][%[[X0]] + %[[W0]] - 1] : memref<5xi32>
+// CHECK: affine.store %{{.*}}, %[[O]][%[[X0]]] : memref<5xi32>
+// CHECK-NOT: affine.if
+// CHECK: affine.parallel (%{{.*}}) = (1) to (3) {
+// CHECK-NEXT: affine.load
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 iter_args
+// CHECK-NOT: affine.if
+// CHECK: affine.parallel (%{{.*}}) = (3) to (4) {
+// CHECK-NEXT: affine.load
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 iter_args
+// CHECK-NOT: affine.if
+// CHECK: affine.parallel (%{{.*}}) = (4) to (5) {
+// CHECK-NEXT: affine.load
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 iter_args
+// CHECK-NOT: affine.if
+// CHECK: return
+// GUARDED: #[[SET:.*]] = affine_set<(d0, d1) : (d0 + d1 - 1 >= 0, -d0 - d1 + 4 >= 0)>
+// GUARDED-LABEL: func.func @same_conv
+// GUARDED-SAME: (%[[I:.*]]: memref<5xi32>, %[[K:.*]]: memref<3xi32>, %[[O:.*]]: memref<5xi32>)
+// GUARDED: affine.parallel (%[[X:.*]]) = (0) to (5) {
+// GUARDED-NEXT: %[[INIT:.*]] = affine.load
+// GUARDED-NEXT: %[[RES:.*]] = affine.for %[[W:.*]] = 0 to 3 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (i32) {
+// GUARDED-NEXT: %[[G:.*]] = affine.if #[[SET]](%[[X]], %[[W]]) -> i32 {
+// GUARDED-NEXT: %[[IN:.*]] = affine.load %[[I]][%[[X]] + %[[W]] - 1] : memref<5xi32>
+// GUARDED-NEXT: %[[KW:.*]] = affine.load %[[K]][%[[W]]] : memref<3xi32>
+// GUARDED-NEXT: %[[P:.*]] = arith.muli %[[IN]], %[[KW]] : i32
+// GUARDED-NEXT: %[[S:.*]] = arith.addi %[[ACC]], %[[P]] : i32
+// GUARDED-NEXT: affine.yield %[[S]] : i32
+// GUARDED-NEXT: } else {
+// GUARDED-NEXT: affine.yield %[[ACC]] : i32
+// GUARDED-NEXT: }
+// GUARDED-NEXT: affine.yield %[[G]] : i32
+// GUARDED-NEXT: }
+// GUARDED-NEXT: affine.store %[[RES]], %[[O]][%[[X]]] : memref<5xi32>
 func.func @same_conv(%I: tensor<5xsi32>, %K: tensor<3xsi32>) -> tensor<5xsi32> {
   %zero = tile.constant dense<0> : tensor<si32>
   %O = tile.contract add, mul, %zero, %I, %K {idxs = ["x", "k"],

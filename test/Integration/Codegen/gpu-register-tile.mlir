@@ -15,7 +15,8 @@
 // choices on matmuls with staging off.
 //
 // The choices, as remarks:
-// RUN: plaidml-opt %s -split-input-file -tile-compute-bounds -convert-tile-to-affine \
+// RUN: plaidml-opt %s -split-input-file -tile-compute-bounds \
+// RUN:   -convert-tile-to-affine="border-fill=false split-guards=false" \
 // RUN:   -plaidml-fuse-elementwise -plaidml-gpu-configure=remarks=1 -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
 // REMARK: staged tile 32x32x16, 2x2 outputs per invocation, over M x N x K = 509 x 511 x 29, batch 1

@@ -34,9 +34,14 @@ public:
 /// zero-padded copy, a convolution stored into the interior of the next
 /// one's padded input) stores its init only outside that box, in one nest
 /// per side of each dimension, instead of filling the whole output first.
+/// `splitGuards`: a reduction nest guarded by its constraints (an implicitly
+/// padded window) is split into nests without guards where the guards hold
+/// throughout (the interior) and one nest per border value, in which they
+/// bound the window instead.
 void populateTileToAffineConversionPatterns(TypeConverter &typeConverter,
                                             RewritePatternSet &patterns,
-                                            bool borderFill = true);
+                                            bool borderFill = true,
+                                            bool splitGuards = true);
 
 /// Marks Tile illegal, the dialects the patterns produce legal, and
 /// func.func / func.return legal once no tensor types remain in them.
