@@ -266,6 +266,9 @@ def all_cases(scale="full"):
             matmul(64, 64, 64), matmul(67, 33, 45), matmul(64, 64, 64, "f16"),
             matmul(67, 33, 45, "f16"), matmul_t(67, 33, 45, "f16"),
             matmul_t(67, 33, 45, "f16", ta=False),
+            # Whole tiles in the three layouts: the kernels that copy both
+            # factors 8 halves at a time (two stages on NVIDIA's OpenCL).
+            matmul_t(64, 64, 64, "f16"), matmul_t(64, 64, 64, "f16", ta=False),
             matmul(1, 96, 80),
             conv(2, 10, 10, 8, 16), conv(2, 11, 11, 8, 16, stride=2),
             conv(2, 8, 8, 16, 24, kh=1, kw=1), conv(2, 8, 8, 8, 16, pad=1),
