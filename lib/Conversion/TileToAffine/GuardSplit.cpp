@@ -54,7 +54,8 @@ static int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
 /// Drops the guards of `piece` that hold on its whole box, and turns those
 /// in which only one reduction index varies (the others fixed) into bounds
 /// of that index: in the box of the first border row of a padded window
-/// (x = 0), `x + i - 1 >= 0` becomes `i >= 1`.
+/// (x = 0), `x + i - 1 >= 0` becomes `i >= 1`. A guard of fixed indices
+/// that fails empties the reduction.
 static void simplifyPiece(ReductionPiece &piece,
                           ArrayRef<LinearConstraint> cons,
                           const llvm::SmallBitVector &isReduction) {
@@ -87,6 +88,20 @@ static void simplifyPiece(ReductionPiece &piece,
       if (!lc.isEq && least >= 0) {
         changed = true; // Holds everywhere in the box.
         continue;
+      }
+      // Of fixed indices only (every index it reads has one value here):
+      // true, or false for every point, which leaves the reduction empty.
+      if (numVarying == 0) {
+        if (lc.isEq ? fixed == 0 : fixed >= 0) {
+          changed = true;
+          continue;
+        }
+        int first = isReduction.find_first();
+        if (first >= 0) {
+          piece.ubs[first] = piece.lbs[first] - 1;
+          piece.guards.clear();
+          return;
+        }
       }
       if (!lc.isEq && numVarying == 1 && isReduction.test(varying)) {
         int64_t k = lc.coeffs[varying];

@@ -122,6 +122,8 @@ private:
     while (true) {
       if (!loop.hasConstantBounds() || loop.getStepAsInt() != 1)
         return fail("a reduction loop has non-constant bounds or a step");
+      if (loop.getConstantUpperBound() <= loop.getConstantLowerBound())
+        return fail("a reduction loop runs no iteration");
       if (loop.getNumIterOperands() != 1)
         return fail("a reduction loop does not carry exactly one value");
       if (carried && loop.getInits()[0] != carried)

@@ -142,7 +142,8 @@ inline constexpr llvm::StringLiteral kAsyncCopyFeature = "nv-ptx-cp-async";
 /// f16 -> f32 shape and 32-invocation subgroups, and M and N are 16 or
 /// more. Where `caps` also lists kAsyncCopyFeature and the tile copies both
 /// factors 8 halves at a time, two stages (TK halved, down to 32, until
-/// both fit the workgroup memory).
+/// both fit the workgroup memory; one stage where they do not fit even
+/// then, as 128x256x32 and 256x128x32).
 std::optional<CoopTile> chooseCoopTile(const StagedNest &nest,
                                        ArrayRef<std::string> caps,
                                        int64_t maxWorkgroupSize,

@@ -125,20 +125,21 @@ bool KernelEmitter::isDmaTag(Value memref) {
 
 bool KernelEmitter::emitAsyncCopy(Operation *op) {
   if (auto start = dyn_cast<memref::DmaStartOp>(op)) {
-    // One copy of 4, 8 or 16 bytes from global to workgroup memory
+    // One element of 4, 8 or 16 bytes (a scalar or a vector: aligned to
+    // its size, as cp.async needs) from global to workgroup memory
     // (cp.async; L2 only for 16 bytes, as the PTX ISA allows).
     auto src = cast<MemRefType>(start.getSrcMemRef().getType());
     auto dst = cast<MemRefType>(start.getDstMemRef().getType());
     auto dstSpace = dyn_cast_or_null<IntegerAttr>(dst.getMemorySpace());
     std::optional<int64_t> count = getConstantIntValue(start.getNumElements());
-    int64_t bytes = count ? *count * elementBytes(src) : 0;
+    int64_t bytes = count && *count == 1 ? elementBytes(src) : 0;
     if (start.isStrided() || src.getMemorySpace() || !dstSpace ||
         dstSpace.getInt() != 3 ||
         src.getElementType() != dst.getElementType() ||
         (bytes != 4 && bytes != 8 && bytes != 16)) {
-      error(op, "has no OpenCL C translation: it must copy 4, 8 or 16 bytes "
-                "(a constant count of elements) from global to workgroup "
-                "memory, unstrided");
+      error(op, "has no OpenCL C translation: it must copy one element of "
+                "4, 8 or 16 bytes from global to workgroup memory of the "
+                "same element type, unstrided");
       return true;
     }
     std::string to =

@@ -9,11 +9,16 @@
 // side), a 2x2 stride-2 pool of an odd size (a border at the end only), a
 // guard of two output indices (a band: not split, it keeps its guard), a
 // window padded by 6 (more border values than the split takes: it keeps
-// its guards) and an integer min-pool.
+// its guards) and an integer min-pool; then constraints that are not read
+// bounds (from a review): triangles, strides and negative coefficients on
+// the output index, several constraints on one index, parities (an
+// equality), and windows that are empty for some outputs (those keep the
+// init; a border nest's window may be empty, or every point of it invalid).
 //
 // RUN: rm -rf %t && %python %S/compare_devices.py --plaidml-run plaidml-run \
 // RUN:   --program %s --work-dir %t max_pool_pad1 conv_same conv5x5_pad2 \
-// RUN:   pool_odd band wide_pad min_pool_si32 | FileCheck %s
+// RUN:   pool_odd band wide_pad min_pool_si32 tri_lower tri_upper stride2 neg maxneg isum \
+// RUN:   gap parity paritysi gap2 gap3 | FileCheck %s
 // CHECK: PASS max_pool_pad1
 // CHECK: PASS conv_same
 // CHECK: PASS conv5x5_pad2
@@ -21,6 +26,17 @@
 // CHECK: PASS band
 // CHECK: PASS wide_pad
 // CHECK: PASS min_pool_si32
+// CHECK: PASS tri_lower
+// CHECK: PASS tri_upper
+// CHECK: PASS stride2
+// CHECK: PASS neg
+// CHECK: PASS maxneg
+// CHECK: PASS isum
+// CHECK: PASS gap
+// CHECK: PASS parity
+// CHECK: PASS paritysi
+// CHECK: PASS gap2
+// CHECK: PASS gap3
 //
 // The nests, as plaidml-cpu-configure's remarks (at the contraction of
 // each entry): the max-pool is four scheduled nests (interior, first row,
@@ -106,4 +122,108 @@ func.func @min_pool_si32(%i: tensor<1x10x10x8xsi32>) -> tensor<1x10x10x8xsi32> {
          cons = affine_set<(n, x, y, c, i, j) : (i >= 0, -i + 2 >= 0, j >= 0, -j + 2 >= 0)>}
        : tensor<si32>, tensor<1x10x10x8xsi32> -> tensor<1x10x10x8xsi32>
   return %o : tensor<1x10x10x8xsi32>
+}
+
+// Constraints that are not read bounds.
+func.func @tri_lower(%i: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %z = tile.constant dense<0.0> : tensor<f32>
+  %o = tile.contract add, none, %z, %i {idxs = ["x", "c", "k"],
+         sink = affine_map<(x, c, k) -> (x, c)>,
+         srcs = [affine_map<(x, c, k) -> (k, c)>],
+         cons = affine_set<(x, c, k) : (x - k >= 0)>}
+       : tensor<f32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+func.func @tri_upper(%i: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %z = tile.constant dense<0.0> : tensor<f32>
+  %o = tile.contract add, none, %z, %i {idxs = ["x", "c", "k"],
+         sink = affine_map<(x, c, k) -> (x, c)>,
+         srcs = [affine_map<(x, c, k) -> (k, c)>],
+         cons = affine_set<(x, c, k) : (k - x >= 0)>}
+       : tensor<f32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+func.func @stride2(%i: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  %z = tile.constant dense<0.0> : tensor<f32>
+  %o = tile.contract add, none, %z, %i {idxs = ["x", "c", "k"],
+         sink = affine_map<(x, c, k) -> (x, c)>,
+         srcs = [affine_map<(x, c, k) -> (k, c)>],
+         cons = affine_set<(x, c, k) : (2 * x - k - 1 >= 0)>}
+       : tensor<f32>, tensor<6x8xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+func.func @neg(%i: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  %z = tile.constant dense<0.0> : tensor<f32>
+  %o = tile.contract add, none, %z, %i {idxs = ["x", "c", "k"],
+         sink = affine_map<(x, c, k) -> (x, c)>,
+         srcs = [affine_map<(x, c, k) -> (k, c)>],
+         cons = affine_set<(x, c, k) : (-2 * x + k - 1 >= 0)>}
+       : tensor<f32>, tensor<6x8xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+func.func @maxneg(%i: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  %z = tile.constant dense<0xFF800000> : tensor<f32>
+  %o = tile.contract max, none, %z, %i {idxs = ["x", "c", "k"],
+         sink = affine_map<(x, c, k) -> (x, c)>,
+         srcs = [affine_map<(x, c, k) -> (k, c)>],
+         cons = affine_set<(x, c, k) : (-2 * x + k - 3 >= 0)>}
+       : tensor<f32>, tensor<6x8xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+func.func @isum(%i: tensor<6x8xsi32>) -> tensor<5x8xsi32> {
+  %z = tile.constant dense<7> : tensor<si32>
+  %o = tile.contract add, none, %z, %i {idxs = ["x", "c", "k"],
+         sink = affine_map<(x, c, k) -> (x, c)>,
+         srcs = [affine_map<(x, c, k) -> (k, c)>],
+         cons = affine_set<(x, c, k) : (x - k >= 0, k - x + 1 >= 0, x - 1 >= 0)>}
+       : tensor<si32>, tensor<6x8xsi32> -> tensor<5x8xsi32>
+  return %o : tensor<5x8xsi32>
+}
+
+func.func @gap(%i: tensor<3x16xf32>) -> tensor<3x3x16xf32> {
+  %z = tile.constant dense<0.5> : tensor<f32>
+  %o = tile.contract add, none, %z, %i {idxs = ["x", "y", "c", "k"],
+         sink = affine_map<(x, y, c, k) -> (x, y, c)>,
+         srcs = [affine_map<(x, y, c, k) -> (k, c)>],
+         cons = affine_set<(x, y, c, k) : (k - x - y >= 0, k - x >= 0, k - y >= 0)>}
+       : tensor<f32>, tensor<3x16xf32> -> tensor<3x3x16xf32>
+  return %o : tensor<3x3x16xf32>
+}
+func.func @parity(%i: tensor<2x16xf32>) -> tensor<3x16xf32> {
+  %z = tile.constant dense<0xFF800000> : tensor<f32>
+  %o = tile.contract max, none, %z, %i {idxs = ["x", "c", "k"],
+         sink = affine_map<(x, c, k) -> (x, c)>,
+         srcs = [affine_map<(x, c, k) -> (k, c)>],
+         cons = affine_set<(x, c, k) : (2 * k - x >= 0, x - 2 * k >= 0)>}
+       : tensor<f32>, tensor<2x16xf32> -> tensor<3x16xf32>
+  return %o : tensor<3x16xf32>
+}
+func.func @paritysi(%i: tensor<2x16xsi32>) -> tensor<3x16xsi32> {
+  %z = tile.constant dense<5> : tensor<si32>
+  %o = tile.contract add, none, %z, %i {idxs = ["x", "c", "k"],
+         sink = affine_map<(x, c, k) -> (x, c)>,
+         srcs = [affine_map<(x, c, k) -> (k, c)>],
+         cons = affine_set<(x, c, k) : (2 * k - x == 0)>}
+       : tensor<si32>, tensor<2x16xsi32> -> tensor<3x16xsi32>
+  return %o : tensor<3x16xsi32>
+}
+
+func.func @gap2(%i: tensor<3x16xf32>) -> tensor<3x3x16xf32> {
+  %z = tile.constant dense<0.5> : tensor<f32>
+  %o = tile.contract add, none, %z, %i {idxs = ["x", "y", "c", "k"],
+         sink = affine_map<(x, y, c, k) -> (x, y, c)>,
+         srcs = [affine_map<(x, y, c, k) -> (k, c)>],
+         cons = affine_set<(x, y, c, k) : (k - x - y >= 0, 2 * k - x >= 0, 2 * k - y >= 0)>}
+       : tensor<f32>, tensor<3x16xf32> -> tensor<3x3x16xf32>
+  return %o : tensor<3x3x16xf32>
+}
+
+func.func @gap3(%i: tensor<4x16xf32>, %w: tensor<4xf32>) -> tensor<4x4x16xf32> {
+  %z = tile.constant dense<0.5> : tensor<f32>
+  %o = tile.contract add, mul, %z, %i, %w {idxs = ["x", "y", "c", "k", "j"],
+         sink = affine_map<(x, y, c, k, j) -> (x, y, c)>,
+         srcs = [affine_map<(x, y, c, k, j) -> (k, c)>, affine_map<(x, y, c, k, j) -> (j)>],
+         cons = affine_set<(x, y, c, k, j) : (k - x - y >= 0, j - x + 1 >= 0, j - y + 1 >= 0)>}
+       : tensor<f32>, tensor<4x16xf32>, tensor<4xf32> -> tensor<4x4x16xf32>
+  return %o : tensor<4x4x16xf32>
 }

@@ -148,6 +148,17 @@ func.func @unscheduled(%a: memref<8x8xf32>, %b: memref<8x8xi32>, %c: memref<8x4x
     %x = affine.load %a[%i, %j] : memref<8x8xf32>
     affine.store %x, %e[%i, %j] : memref<8x8xf32>
   }
+  // A window with no point (a border nest of split-guards whose guards
+  // fail everywhere): the nest stores its init.
+  // expected-remark @+1 {{no CPU schedule: a reduction loop runs no iteration}}
+  affine.parallel (%i, %j) = (0, 0) to (8, 8) {
+    %r = affine.for %k = 3 to 3 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%i, %k] : memref<8x8xf32>
+      %s = arith.addf %acc, %x : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %e[%i, %j] : memref<8x8xf32>
+  }
   // expected-remark @+1 {{no CPU schedule: it accumulates in i32, not f32 or f64}}
   affine.parallel (%i, %j) = (0, 0) to (8, 8) {
     %r = affine.for %k = 0 to 8 iter_args(%acc = %izero) -> (i32) {

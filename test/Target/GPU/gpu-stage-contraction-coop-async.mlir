@@ -37,6 +37,25 @@
 // CHECK-NOT:   gpu.barrier
 // CHECK:       scf.yield
 // CHECK-COUNT-16: gpu.subgroup_mma_store_matrix
+
+// With an epilogue (a bias), the accumulators after the same loop go
+// through the subgroups' scratch matrices (their own workgroup memory) to
+// the bias and the stores: 2 x (10 240 + 8 704) bytes of staged tiles and
+// 4 KiB of scratch.
+// CHECK-LABEL: func.func @two_stages_bias
+// CHECK-DAG:   memref.alloc() : memref<2x128x5xvector<4xi32>, 3>
+// CHECK-DAG:   memref.alloc() : memref<2x32x17xvector<4xi32>, 3>
+// CHECK:       %[[LOOP:.*]]:16 = scf.for
+// CHECK:       memref.dma_wait
+// CHECK-NEXT:  gpu.barrier
+// CHECK:       scf.yield
+// CHECK-NEXT:  }
+// CHECK-NEXT:  %[[SCRATCH:.*]] = memref.alloc() : memref<4x16x16xf32, 3>
+// CHECK:       gpu.subgroup_mma_store_matrix %[[LOOP]]#0, %[[SCRATCH]]
+// CHECK-NEXT:  gpu.barrier
+// CHECK:       memref.load %arg2
+// CHECK:       arith.addf
+// CHECK:       memref.store %{{.*}}, %arg3
 module attributes {plaidml.target = #plaidml.target<device = opencl, exts = ["nv-ptx-wmma", "nv-ptx-cp-async"]>} {
 func.func @two_stages(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -51,6 +70,24 @@ func.func @two_stages(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<256x256xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64, 2>}
+  return
+}
+func.func @two_stages_bias(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %bias: memref<256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (256, 256) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<256x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x256xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    %bb = affine.load %bias[%n] : memref<256xf32>
+    %o = arith.addf %r, %bb : f32
+    affine.store %o, %c[%m, %n] : memref<256x256xf32>
   } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 64, 2>}
   return
 }

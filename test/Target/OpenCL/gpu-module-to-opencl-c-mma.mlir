@@ -37,20 +37,23 @@
 
 // The two-stage kernels' asynchronous copies: memref.dma_start of one
 // 16-byte element (vector<4xi32>) from global to workgroup memory is
-// cp.async.cg (L2 only), of 8 bytes cp.async.ca, with the shared-window
+// cp.async.cg (L2 only), of 8 or 4 bytes cp.async.ca, with the shared-window
 // address of the destination and the global pointer of the source;
 // memref.dma_wait waits for all of the invocation's copies; the tag, used
 // by nothing else, is no array.
 // CHECK-LABEL: void copies(
 // CHECK-NEXT:      __global const uint4 *arg0,
 // CHECK-NEXT:      __global const uint2 *arg1,
-// CHECK-NEXT:      __global uint4 *arg2) {
+// CHECK-NEXT:      __global uint4 *arg2,
+// CHECK-NEXT:      __global const float *arg3) {
 // CHECK-NEXT:    __local uint4 [[S:v[0-9]+]][80];
 // CHECK-NEXT:    __local uint2 [[S2:v[0-9]+]][8];
+// CHECK-NEXT:    __local float [[S4:v[0-9]+]][8];
 // CHECK-NEXT:    long [[T:v[0-9]+]] = (long)get_local_id(0);
 // CHECK-NEXT:    long [[ROW:v[0-9]+]] = [[T]] + 1;
 // CHECK-NEXT:    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((uint)(ulong)(&[[S]][[[ROW]] * 5 + 41])), "l"(&arg0[[[T]] * 4 + 1]) : "memory");
 // CHECK-NEXT:    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"((uint)(ulong)(&[[S2]][[[T]]])), "l"(&arg1[[[T]]]) : "memory");
+// CHECK-NEXT:    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"((uint)(ulong)(&[[S4]][[[T]]])), "l"(&arg3[[[T]]]) : "memory");
 // CHECK-NEXT:    asm volatile("cp.async.wait_all;" ::: "memory");
 // CHECK-NEXT:    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 // CHECK-NEXT:    uint4 [[V:v[0-9]+]] = [[S]][[[T]] * 5];
@@ -84,16 +87,18 @@ module attributes {gpu.container_module} {
       gpu.subgroup_mma_store_matrix %d, %scratch[%sg, %c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<2x16x16xf32, 3>
       gpu.return
     }
-    gpu.func @copies(%a: memref<32x4xvector<4xi32>>, %b: memref<8xvector<2xi32>>, %o: memref<8xvector<4xi32>>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    gpu.func @copies(%a: memref<32x4xvector<4xi32>>, %b: memref<8xvector<2xi32>>, %o: memref<8xvector<4xi32>>, %f: memref<8xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %s = memref.alloc() : memref<2x8x5xvector<4xi32>, 3>
       %s2 = memref.alloc() : memref<8xvector<2xi32>, 3>
+      %s4 = memref.alloc() : memref<8xf32, 3>
       %tag = memref.alloc() : memref<1xi32, 3>
       %tid = gpu.thread_id x
       %row = arith.addi %tid, %c1 : index
       memref.dma_start %a[%tid, %c1], %s[%c1, %row, %c1], %c1, %tag[%c0] : memref<32x4xvector<4xi32>>, memref<2x8x5xvector<4xi32>, 3>, memref<1xi32, 3>
       memref.dma_start %b[%tid], %s2[%tid], %c1, %tag[%c0] : memref<8xvector<2xi32>>, memref<8xvector<2xi32>, 3>, memref<1xi32, 3>
+      memref.dma_start %f[%tid], %s4[%tid], %c1, %tag[%c0] : memref<8xf32>, memref<8xf32, 3>, memref<1xi32, 3>
       memref.dma_wait %tag[%c0], %c1 : memref<1xi32, 3>
       gpu.barrier
       %v = memref.load %s[%c0, %tid, %c0] : memref<2x8x5xvector<4xi32>, 3>
