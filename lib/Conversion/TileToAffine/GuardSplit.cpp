@@ -17,9 +17,7 @@
 
 #include "Internal.h"
 
-#include "mlir/Analysis/FlatLinearValueConstraints.h"
-#include "mlir/IR/AffineExprVisitor.h"
-#include "mlir/IR/AffineMap.h"
+#include "plaidml/Dialect/Tile/Analysis/ContractionBounds.h"
 
 using namespace mlir;
 using namespace mlir::plaidml;
@@ -33,15 +31,11 @@ tile_to_affine::getLinearConstraints(IntegerSet cons) {
     return std::nullopt;
   for (unsigned i = 0, e = cons.getNumConstraints(); i < e; ++i) {
     AffineExpr expr = cons.getConstraint(i);
-    std::vector<SmallVector<int64_t, 8>> flat;
-    FlatLinearConstraints locals(numDims);
-    if (failed(getFlattenedAffineExprs(AffineMap::get(numDims, 0, expr), &flat,
-                                       &locals)) ||
-        locals.getNumLocalVars() != 0)
+    std::optional<SmallVector<int64_t>> coeffs =
+        tile::getLinearForm(expr, numDims);
+    if (!coeffs)
       return std::nullopt;
-    result.push_back({expr,
-                      SmallVector<int64_t>(flat[0].begin(), flat[0].end()),
-                      cons.isEq(i)});
+    result.push_back({expr, std::move(*coeffs), cons.isEq(i)});
   }
   return result;
 }

@@ -28,6 +28,17 @@
 using namespace mlir;
 using namespace mlir::plaidml::tile;
 using llvm::DynamicAPInt;
+
+std::optional<SmallVector<int64_t>>
+mlir::plaidml::tile::getLinearForm(AffineExpr expr, unsigned numDims) {
+  std::vector<SmallVector<int64_t, 8>> flat;
+  FlatLinearConstraints locals(numDims);
+  if (failed(getFlattenedAffineExprs(AffineMap::get(numDims, 0, expr), &flat,
+                                     &locals)) ||
+      locals.getNumLocalVars() != 0)
+    return std::nullopt;
+  return SmallVector<int64_t>(flat[0].begin(), flat[0].end());
+}
 using presburger::BoundType;
 using presburger::IntegerPolyhedron;
 using presburger::MaybeOptimum;

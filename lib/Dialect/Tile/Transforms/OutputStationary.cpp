@@ -24,7 +24,6 @@
 #include "plaidml/Dialect/Tile/IR/TileOps.h"
 #include "plaidml/Dialect/Tile/Transforms/Passes.h"
 
-#include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/IntegerSet.h"
 
@@ -33,20 +32,6 @@ namespace mlir::plaidml::tile {
 #include "plaidml/Dialect/Tile/Transforms/Passes.h.inc"
 
 namespace {
-/// `expr` (over `numDims` dims) as coefficients of the dims plus a constant
-/// (the last entry), or nothing when it is not linear (floordiv, mod,
-/// ceildiv need local variables).
-std::optional<SmallVector<int64_t>> getLinearForm(AffineExpr expr,
-                                                  unsigned numDims) {
-  std::vector<SmallVector<int64_t, 8>> flat;
-  FlatLinearConstraints locals(numDims);
-  if (failed(getFlattenedAffineExprs(AffineMap::get(numDims, 0, expr), &flat,
-                                     &locals)) ||
-      locals.getNumLocalVars() != 0)
-    return std::nullopt;
-  return SmallVector<int64_t>(flat[0].begin(), flat[0].end());
-}
-
 /// Rewrites `op` in place; true when it changed.
 bool makeOutputStationary(ContractionOp op) {
   if (op.getAgg() == AggregationKind::assign || !op.hasBounds())

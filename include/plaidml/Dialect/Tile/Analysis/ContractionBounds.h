@@ -14,6 +14,8 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace mlir::plaidml::tile {
 class ContractionOp;
 
@@ -47,6 +49,12 @@ FailureOr<ContractionBounds> computeContractionBounds(ContractionOp op);
 /// constraint) become the result's. What tile-compute-bounds does per op,
 /// and what a pass that rewrites a contraction's maps calls to tighten them.
 FailureOr<ContractionBounds> recordContractionBounds(ContractionOp op);
+
+/// `expr` (over `numDims` dims, no symbols) as coefficients of the dims plus
+/// a constant (the last entry), or nothing when it is not linear (floordiv,
+/// mod, ceildiv need local variables).
+std::optional<SmallVector<int64_t>> getLinearForm(AffineExpr expr,
+                                                  unsigned numDims);
 
 } // namespace mlir::plaidml::tile
 
