@@ -92,41 +92,32 @@ static std::string resolveOpenCL(CompileOptions &options, unsigned index,
   std::string name = "opencl:" + std::to_string(index);
   options.caps.clear();
   options.exts.clear();
-  // Offline, by default: every extension the runtime checks but
-  // nv-ptx-wmma and nv-ptx-cp-async, which only NVIDIA's OpenCL has, and it
-  // has no cl_khr_fp16 (--device-features=cl_khr_fp64,nv-ptx-wmma targets
-  // it; with nv-ptx-cp-async, compute capability 8.0 or later).
-  bool fp64 = true, fp16 = true, wmma = false, cpAsync = false;
-  if (std::optional<rt::DeviceInfo> info = findDevice("opencl", index)) {
-    if (offline)
-      return ownDeviceError(name);
-    options.label = name + " (" + info->model + ")";
-    fp64 = info->hasFeature("cl_khr_fp64");
-    fp16 = info->hasFeature("cl_khr_fp16");
-    wmma = info->hasFeature("nv-ptx-wmma");
-    cpAsync = info->hasFeature("nv-ptx-cp-async");
-  } else {
-    options.label = name + " (not on this machine; its extensions are "
-                           "checked when the artifact is loaded)";
-    if (offline) {
-      fp64 = llvm::is_contained(*offline, "cl_khr_fp64");
-      fp16 = llvm::is_contained(*offline, "cl_khr_fp16");
-      wmma = llvm::is_contained(*offline, "nv-ptx-wmma");
-      cpAsync = llvm::is_contained(*offline, "nv-ptx-cp-async");
-    }
+  // The features the compiler reads, and whether an offline target has
+  // them by default: every extension the runtime checks but the PTX ones,
+  // which only NVIDIA's OpenCL has, and it has no cl_khr_fp16
+  // (--device-features=cl_khr_fp64,nv-ptx-wmma targets it; with
+  // nv-ptx-cp-async, compute capability 8.0 or later). nv-ptx-wmma: f16
+  // products summed in f32 as 16x16x16 matrices per 32-wide subgroup (the
+  // cooperative-matrix kernels, in OpenCL C as PTX wmma); nv-ptx-cp-async:
+  // asynchronous global-to-shared copies (their two-stage form).
+  static constexpr std::pair<llvm::StringLiteral, bool> kFeatures[] = {
+      {"cl_khr_fp64", true},
+      {"cl_khr_fp16", true},
+      {"nv-ptx-wmma", false},
+      {"nv-ptx-cp-async", false}};
+  std::optional<rt::DeviceInfo> info = findDevice("opencl", index);
+  if (info && offline)
+    return ownDeviceError(name);
+  options.label = info ? name + " (" + info->model + ")"
+                       : name + " (not on this machine; its extensions are "
+                                "checked when the artifact is loaded)";
+  for (auto [feature, byDefault] : kFeatures) {
+    bool has = info      ? info->hasFeature(std::string_view(feature))
+               : offline ? llvm::is_contained(*offline, feature)
+                         : byDefault;
+    if (has)
+      options.exts.push_back(feature.str());
   }
-  if (fp64)
-    options.exts.push_back("cl_khr_fp64");
-  if (fp16)
-    options.exts.push_back("cl_khr_fp16");
-  // f16 products summed in f32 as 16x16x16 matrices per 32-wide subgroup
-  // (the cooperative-matrix kernels, in OpenCL C as PTX wmma).
-  if (wmma)
-    options.exts.push_back("nv-ptx-wmma");
-  // Asynchronous global-to-shared copies: the two-stage cooperative-matrix
-  // kernels.
-  if (cpAsync)
-    options.exts.push_back("nv-ptx-cp-async");
   return "";
 }
 

@@ -78,6 +78,11 @@ bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
   return true;
 }
 
+bool mlir::plaidml::hasAsyncCopies(TargetAttr target) {
+  return target.getDevice() == DeviceKind::opencl &&
+         target.hasExtension(kAsyncCopyFeature);
+}
+
 bool mlir::plaidml::canCopyCoopAsync(const StagedNest &nest,
                                      const CoopTile &tile, std::string &why) {
   int64_t rows[2] = {tile.tm, tile.tn};

@@ -204,8 +204,7 @@ struct GpuConfigurePass
                    "subgroup-size-32"});
     // ... and on compute capability 8.0 or later copies asynchronously
     // (two-stage cooperative-matrix tiles).
-    if (target.getDevice() == DeviceKind::opencl &&
-        target.hasExtension(kAsyncCopyFeature))
+    if (hasAsyncCopies(target))
       caps.push_back(kAsyncCopyFeature.str());
     Block &body = func.getBody().front();
     if (!func.getBody().hasOneBlock()) {

@@ -13,8 +13,6 @@
 
 #include "StagedContraction.h"
 
-#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
-
 namespace mlir::plaidml {
 #define GEN_PASS_DEF_GPUSTAGECONTRACTIONPASS
 #include "plaidml/Target/GPU/Passes.h.inc"
@@ -74,9 +72,7 @@ struct GpuStageContractionPass
         why = "the factors are not f16 values summed in f32";
       // Two stages: PTX cp.async in the OpenCL C, on NVIDIA's OpenCL only.
       if (why.empty() && coop && coopTile.stages == 2) {
-        TargetAttr target = getTargetOrDefault(func);
-        if (target.getDevice() != DeviceKind::opencl ||
-            !target.hasExtension(kAsyncCopyFeature))
+        if (!hasAsyncCopies(getTargetOrDefault(func)))
           why = ("two stages need asynchronous copies: an opencl target "
                  "with " +
                  kAsyncCopyFeature)

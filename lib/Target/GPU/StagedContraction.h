@@ -12,6 +12,8 @@
 #ifndef PLAIDML_LIB_TARGET_GPU_STAGEDCONTRACTION_H
 #define PLAIDML_LIB_TARGET_GPU_STAGEDCONTRACTION_H
 
+#include "plaidml/Dialect/PlaidML/IR/PlaidMLDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -129,6 +131,10 @@ inline constexpr llvm::StringLiteral kSubgroupSize32 = "subgroup-size-32";
 /// that two-stage cooperative-matrix kernels need: 16-byte asynchronous
 /// copies from global to workgroup memory (PTX `cp.async`).
 inline constexpr llvm::StringLiteral kAsyncCopyFeature = "nv-ptx-cp-async";
+
+/// Whether kernels for `target` may copy asynchronously: an OpenCL target
+/// with kAsyncCopyFeature.
+bool hasAsyncCopies(TargetAttr target);
 
 /// The cooperative-matrix tile the configuration chooses: 128x128x32 in 4
 /// subgroups of 64x64 where both factors can be staged 8 halves at a time
