@@ -21,6 +21,7 @@
 #include "plaidml/Target/Cpu/CpuTarget.h"
 #include "plaidml/Target/Cpu/Passes.h"
 #include "plaidml/Target/LLVMIR/Translation.h"
+#include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -255,6 +256,8 @@ static void buildOpenCL(OpPassManager &pm, bool tileForm,
   pipelineOptions.ptxWmma = llvm::is_contained(options.exts, "nv-ptx-wmma");
   pipelineOptions.ptxCpAsync =
       llvm::is_contained(options.exts, "nv-ptx-cp-async");
+  pipelineOptions.emulateNvPtx =
+      llvm::is_contained(options.exts, kEmulateNvPtxFeature);
   pipelineOptions.label = options.label;
   pipelineOptions.cpu = target.cpu;
   pipelineOptions.triple = target.triple;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "plaidml/Compiler/DeviceTarget.h"
+#include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 
 #include "plaidml/Runtime/Device.h"
 #include "plaidml/Runtime/Driver.h"
@@ -129,6 +130,18 @@ static std::string unknownFeature(llvm::StringRef driver,
     if (!llvm::is_contained(known, feature))
       return "--device-features: '" + feature + "' is not a feature the " +
              driver.str() + " runtime checks (" + llvm::join(known, ", ") + ")";
+  return "";
+}
+
+std::string mlir::plaidml::emulateNvPtx(CompileOptions &options) {
+  if (!getIndex(options.device, "opencl"))
+    return "--emulate-nv-ptx is for an opencl:N device, not '" +
+           options.device + "'";
+  for (llvm::StringRef ext :
+       {llvm::StringRef("nv-ptx-wmma"), llvm::StringRef("nv-ptx-cp-async"),
+        llvm::StringRef(kEmulateNvPtxFeature)})
+    if (!llvm::is_contained(options.exts, ext))
+      options.exts.push_back(ext.str());
   return "";
 }
 

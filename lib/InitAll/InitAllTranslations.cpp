@@ -118,6 +118,11 @@ static void registerToOpenCLCTranslation() {
       llvm::cl::desc("--mlir-to-opencl-c: gpu.modules may use f64 "
                      "(cl_khr_fp64)"),
       llvm::cl::init(false));
+  static llvm::cl::opt<bool> emulateNvPtx(
+      "opencl-emulate-nv-ptx",
+      llvm::cl::desc("--mlir-to-opencl-c: NVIDIA's PTX (wmma, cp.async) as "
+                     "portable OpenCL C"),
+      llvm::cl::init(false));
   TranslateFromMLIRRegistration registration(
       "mlir-to-opencl-c",
       "Print the OpenCL C of gpu.binary objects and gpu.modules",
@@ -125,6 +130,7 @@ static void registerToOpenCLCTranslation() {
         OpenCLCOptions options;
         options.fp16 = fp16;
         options.fp64 = fp64;
+        options.emulateNvPtx = emulateNvPtx;
         bool failed = false;
         bool found = false;
         op->walk([&](Operation *nested) {

@@ -15,6 +15,7 @@
 #include "Registration.h"
 
 #include "plaidml/Target/GPU/Passes.h"
+#include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 #include "plaidml/Target/OpenCL/Passes.h"
 #include "plaidml/Target/OpenCL/SPIRVKernels.h"
 #include "plaidml/Target/SPIRV/Passes.h"
@@ -71,6 +72,9 @@ void mlir::plaidml::buildOpenCLLoweringPipeline(
   // ... and with it, two-stage kernels staged by asynchronous copies.
   if (options.ptxCpAsync)
     device.exts.push_back("nv-ptx-cp-async");
+  // ... printed as portable OpenCL C.
+  if (options.emulateNvPtx)
+    device.exts.push_back(kEmulateNvPtxFeature.str());
   device.maxWorkgroupSize = options.maxWorkgroupSize;
   device.label = options.label;
   pm.addPass(createAttachTargetPass(device));

@@ -345,6 +345,11 @@ getCompileOptions(const std::string &device, const CompileSettings &settings) {
     return rt::Status::failure(invalid);
   // A device of this machine, or the offline target: no error.
   (void)mlir::plaidml::resolveDeviceTarget(options);
+  if (settings.emulateNvPtx) {
+    std::string error = mlir::plaidml::emulateNvPtx(options);
+    if (!error.empty())
+      return rt::Status::failure(error);
+  }
   return options;
 }
 bool canOpenSources() { return true; }

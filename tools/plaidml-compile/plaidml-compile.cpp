@@ -60,6 +60,13 @@ static cl::list<std::string> deviceFeatures(
              "runtime checks; NVIDIA's OpenCL: cl_khr_fp64,nv-ptx-wmma, and "
              "nv-ptx-cp-async on compute capability 8.0 or later)"),
     cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> emulateNvPtxFlag(
+    "emulate-nv-ptx",
+    cl::desc("opencl:N: compile the cooperative-matrix kernels of NVIDIA's "
+             "OpenCL (as for nv-ptx-wmma,nv-ptx-cp-async) with their PTX "
+             "printed as portable OpenCL C, so that any OpenCL device runs "
+             "them (slowly; a test aid)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<std::string>
     cpu("cpu",
         cl::desc("LLVM CPU name, or 'native' for the host CPU (default: "
@@ -271,6 +278,11 @@ int main(int argc, char **argv) {
       options, deviceFeatures.getNumOccurrences() ? &features : nullptr);
   if (!deviceError.empty())
     return fail(deviceError);
+  if (emulateNvPtxFlag) {
+    std::string error = mlir::plaidml::emulateNvPtx(options);
+    if (!error.empty())
+      return fail(error);
+  }
 
   std::string readError;
   std::unique_ptr<llvm::MemoryBuffer> input;

@@ -52,6 +52,10 @@ program or a .onnx model (builds with the compiler).
   --threads N              compile CPU code for N threads (default 1; OpenMP
                            for N > 1); --device cpu and source files only: an
                            artifact keeps the setting it was compiled with
+  --emulate-nv-ptx         opencl:N, source files: compile the cooperative-
+                           matrix kernels of NVIDIA's OpenCL with their PTX
+                           as portable OpenCL C, so any OpenCL device runs
+                           them (slowly; a test aid)
   --repeat N, --warmup N   time N runs after N warm-up runs
   --list-devices           list the devices of this machine and exit
   --check-device D         exit 0 when device D opens here (and has every
@@ -80,6 +84,7 @@ struct Options {
   bool print = false, printAll = false, listDevices = false, verbose = false;
   int64_t repeat = 0, warmup = 0;
   std::optional<int64_t> threads;
+  bool emulateNvPtx = false;
 };
 
 std::optional<int64_t> parseCount(const std::string &s) {
@@ -142,6 +147,8 @@ std::optional<std::string> parseArgs(int argc, char **argv, Options &opts) {
       if (!n)
         return arg + " needs a non-negative count";
       (arg == "--repeat" ? opts.repeat : opts.warmup) = *n;
+    } else if (arg == "--emulate-nv-ptx") {
+      opts.emulateNvPtx = true;
     } else if (arg == "--threads") {
       std::optional<std::string> v = next();
       std::optional<int64_t> n = v ? parseCount(*v) : std::nullopt;
@@ -342,6 +349,17 @@ int main(int argc, char **argv) {
       return fail("--threads applies to --device cpu, not to '" + opts.device +
                   "'");
     settings.threads = static_cast<unsigned>(*opts.threads);
+  }
+  if (opts.emulateNvPtx) {
+    if (artifact)
+      return fail("--emulate-nv-ptx sets how a source program is compiled, "
+                  "but '" +
+                  opts.file +
+                  "' is an artifact (plaidml-compile --emulate-nv-ptx)");
+    if (opts.device.rfind("opencl:", 0) != 0)
+      return fail("--emulate-nv-ptx applies to an opencl:N device, not to '" +
+                  opts.device + "'");
+    settings.emulateNvPtx = true;
   }
 
   double compileMs = 0;

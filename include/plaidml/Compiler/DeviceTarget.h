@@ -36,6 +36,14 @@ std::string
 resolveDeviceTarget(CompileOptions &options,
                     const std::vector<std::string> *offlineFeatures = nullptr);
 
+/// After resolveDeviceTarget, for an opencl:N target: its kernels as for
+/// NVIDIA's OpenCL with nv-ptx-wmma and nv-ptx-cp-async, that PTX printed as
+/// portable OpenCL C of the same meaning (the target extension
+/// emulate-nv-ptx), so that any OpenCL device runs the cooperative-matrix
+/// kernels, slowly: a test aid (plaidml-compile and plaidml-run
+/// --emulate-nv-ptx). Returns an error message for another device.
+std::string emulateNvPtx(CompileOptions &options);
+
 } // namespace mlir::plaidml
 
 #endif // PLAIDML_COMPILER_DEVICETARGET_H

@@ -242,6 +242,13 @@ struct OpenCLPipelineOptions
                      "kernels stage their factors with asynchronous PTX "
                      "copies (cp.async) into two workgroup buffers"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> emulateNvPtx{
+      *this, "emulate-nv-ptx",
+      llvm::cl::desc("With ptx-wmma (and ptx-cp-async): the OpenCL C prints "
+                     "their PTX as portable code of the same meaning, so "
+                     "that any OpenCL device runs the cooperative-matrix "
+                     "kernels (slowly; for tests)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Kernels into gpu.binary ops (spirv: "

@@ -118,6 +118,9 @@ struct InputBindings {
 struct CompileSettings {
   /// Threads of CPU code (--threads): 1 is sequential code.
   unsigned threads = 1;
+  /// opencl:N: NVIDIA's PTX printed as portable OpenCL C (--emulate-nv-ptx,
+  /// mlir::plaidml::emulateNvPtx).
+  bool emulateNvPtx = false;
 };
 
 /// Opens entry `entry` of the source program at `path` for `device`:

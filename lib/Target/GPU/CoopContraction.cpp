@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -40,9 +41,10 @@ static int64_t coopInvocations(const CoopTile &tile) {
 }
 
 bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
-  if (tile.stages != 1 && tile.stages != 2) {
-    why = "the stages must be 1 (the next step through registers) or 2 "
-          "(asynchronous copies into a second buffer)";
+  if (tile.stages < 1 || tile.stages > kMaxCoopStages) {
+    why = "the stages must be 1 (the next step through registers) to " +
+          std::to_string(kMaxCoopStages) +
+          " (asynchronous copies into the others)";
     return false;
   }
   if (tile.tm < 1 || tile.tn < 1 || tile.tk < 1 || tile.sm < 16 ||
@@ -118,6 +120,10 @@ static std::optional<CoopTile> chooseSingleStage(const StagedNest &nest,
     }
   if (!fitsWorkgroupTiles(nest, maxWorkgroupSize, 64, why))
     return std::nullopt;
+  // Emulated, every invocation holds whole matrices (1 KiB each): the
+  // larger tiles overflow PoCL's stack (a crash inside the driver).
+  if (llvm::is_contained(caps, kEmulateNvPtxFeature))
+    return CoopTile{64, 64, 32, 32, 16};
   auto groups = [&](int64_t tm, int64_t tn) {
     return countWorkgroups(nest, tm, tn);
   };
@@ -161,6 +167,14 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
   // subgroups: 128x128x32).
   CoopTile two = *tile;
   two.stages = 2;
+  // The 128x128x32 tile in 8 subgroups of 64x32 (128 registers an
+  // invocation, 16 subgroups a multiprocessor, instead of 226 and 8):
+  // A.B 4096^3 0.548 -> 0.514 ms on an H200, 0.552 -> 0.540 on an H100
+  // (docs/PerformanceGpu.md). Three stages of 16-deep steps were no faster
+  // on either.
+  if (two.tm == 128 && two.tn == 128 && two.tk == 32 && two.sn == 64 &&
+      two.sm == 64)
+    two.sn = 32;
   std::string ignored;
   while (!isValidCoopTile(two, ignored) && two.tk > 32)
     two.tk /= 2;
@@ -261,17 +275,23 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   // (plaidml-gpu-launch-bools-as-bytes).
   // Only where every invocation copies whole chunks of 8 (a tile that
   // copies chunks of 4 evenly may not: 32x16 halves over 128 invocations).
+  // Several stages copy wide chunks asynchronously (canCopyCoopAsync,
+  // which plaidml-gpu-stage-contraction checks): 4 i32 at a time through a
+  // view of the buffer as i32 (nvgpu.device_async_copy takes scalar
+  // elements), into staged tiles of i32.
   int64_t invocations = coopInvocations(coop);
+  bool async = coop.stages > 1;
+  // Halves per element of the wide views and of the staged wide tiles.
+  int64_t wideUnit = async ? 2 : kWideChunk;
+  Type wideType =
+      async ? Type(b.getI32Type()) : Type(VectorType::get({4}, b.getI32Type()));
   for (int side = 0; side < 2; ++side)
     if ((rows[side] * coop.tk) % (kWideChunk * invocations) == 0)
       if (affine::AffineLoadOp load = canStageWide(
               nest.halfFactor[side], side, rows[side], coop.tk, kWideChunk))
-        viewWide(load, side, kWideChunk, VectorType::get({4}, b.getI32Type()));
-  // Two stages copy wide chunks asynchronously (canCopyCoopAsync, which
-  // plaidml-gpu-stage-contraction checks).
-  bool async = coop.stages == 2;
+        viewWide(load, side, wideUnit, wideType);
   assert((!async || (wideMem[0] && wideMem[1])) &&
-         "two stages need both factors staged wide");
+         "asynchronous stages need both factors staged wide");
   auto launch = createLaunch(llvm::divideCeil(nest.n, coop.tn),
                              llvm::divideCeil(nest.m, coop.tm), invocations);
   elementType = nest.halfFactor[0].getType();
@@ -282,29 +302,30 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   // halves: 16-byte aligned rows, as cooperative-matrix loads need; the
   // matrices are then read row- or column-major to match.
   // Each chunk of 4 halves is one vector<4xf16> of the staged tile (one
-  // 64-bit store), each wide chunk of 8 one vector<4xi32>; a row of `lead`
-  // vectors.
+  // 64-bit store), each wide chunk of 8 one vector<4xi32> (4 i32 where
+  // copied asynchronously); a row of `lead` elements of `unit` halves.
   constexpr int64_t kHalfPadding = 8;
-  int64_t lead[2], chunkOf[2];
+  int64_t lead[2], chunkOf[2], unit[2];
   Type chunkType[2];
   for (int side = 0; side < 2; ++side) {
     chunkOf[side] = wideMem[side] ? kWideChunk : 4;
+    unit[side] = wideMem[side] ? wideUnit : 4;
     chunkType[side] = wideMem[side]
-                          ? VectorType::get({4}, b.getI32Type())
+                          ? wideType
                           : VectorType::get({chunkOf[side]}, elementType);
     int64_t inner = alongK[side] ? coop.tk : rows[side];
     int64_t outer = alongK[side] ? rows[side] : coop.tk;
-    lead[side] = (inner + kHalfPadding) / chunkOf[side];
+    lead[side] = (inner + kHalfPadding) / unit[side];
     SmallVector<int64_t> shape;
     if (async)
-      shape.push_back(2);
+      shape.push_back(coop.stages);
     shape.append({outer, lead[side]});
     staged[side] = memref::AllocOp::create(
         b, loc,
         MemRefType::get(shape, chunkType[side], MemRefLayoutAttrInterface(),
                         memSpace));
   }
-  // The indices of a chunk of a staged tile: its stage (two-stage tiles
+  // The indices of a chunk of a staged tile: its stage (multi-stage tiles
   // only), its line and its index in the line.
   auto stagedIndices = [&](Value stage, Value line,
                            Value chunk) -> SmallVector<Value> {
@@ -353,7 +374,7 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     auto [row, step] =
         alongK[side] ? std::make_pair(line, pos) : std::make_pair(pos, line);
     return wideIndices(wideLoad[side], side, add(base[side], row),
-                       add(k0, step), kWideChunk);
+                       add(k0, step), wideUnit);
   };
   // The values this invocation copies for the step at k0: one vector per
   // wide chunk, else 4 halves per chunk.
@@ -394,25 +415,23 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
                               stagedIndices(Value(), line, chunk));
     }
   };
-  // Two stages: this invocation's chunks of the step at k0 copied
-  // asynchronously into stage `stage` of the staged tiles (PTX cp.async on
-  // NVIDIA's OpenCL); one tag, which memref.dma_wait waits on for all of
-  // them.
-  Value tag;
-  if (async)
-    tag = memref::AllocOp::create(b, loc,
-                                  MemRefType::get({1}, b.getI32Type(),
-                                                  MemRefLayoutAttrInterface(),
-                                                  memSpace));
+  // Several stages: this invocation's chunks of the step at k0 copied
+  // asynchronously into stage `stage` of the staged tiles
+  // (nvgpu.device_async_copy, PTX cp.async on NVIDIA's OpenCL), then
+  // committed as one group (the step's).
   auto copyAsync = [&](Value k0, Value stage) {
+    SmallVector<Value> tokens;
     for (int side = 0; side < 2; ++side)
       for (int64_t c = 0, e = chunksPerStep(side); c < e; ++c) {
         auto [line, chunk] = chunkAt(side, c);
-        memref::DmaStartOp::create(b, loc, wideMem[side],
-                                   wideSource(side, c, k0), staged[side],
-                                   stagedIndices(stage, line, chunk), index(1),
-                                   tag, ValueRange{index(0)});
+        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, staged[side],
+            stagedIndices(stage, line, mulc(chunk, kWideChunk / wideUnit)),
+            wideMem[side], wideSource(side, c, k0),
+            b.getIndexAttr(kWideChunk / wideUnit),
+            /*srcElements=*/Value(), /*bypassL1=*/b.getUnitAttr()));
       }
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokens);
   };
   Value accZero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
   Value zeroFrag =
@@ -421,8 +440,23 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
   size_t numAcc = inits.size(), numA = 0, numB = 0;
   int64_t steps = llvm::divideCeil(nest.k, coop.tk);
   Value end = index(steps * coop.tk);
+  // The steps' groups: the first S - 1 before the loop, each step's next
+  // S - 1 after its wait. Past the last step, with more than 2 stages,
+  // copies of the last step again go into the stage no later step reads,
+  // so that every step commits one group and the wait (for all but S - 2)
+  // counts alike; 2 stages wait for every group and copy nothing past the
+  // end.
+  Value firstGroup;
+  auto clampStep = [&](Value k0) {
+    return arith::MinUIOp::create(b, loc, k0, index((steps - 1) * coop.tk));
+  };
   if (async) {
-    copyAsync(index(0), index(0));
+    for (int64_t s = 0; s + 1 < coop.stages; ++s) {
+      Value group =
+          copyAsync(index(std::min(s, steps - 1) * coop.tk), index(s));
+      if (!firstGroup)
+        firstGroup = group;
+    }
   } else {
     SmallVector<Value> firstA = loadChunks(0, index(0));
     SmallVector<Value> firstB = loadChunks(1, index(0));
@@ -440,36 +474,44 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     Value stage;
     SmallVector<Value> nextA, nextB;
     if (async) {
-      // This step's copies are complete (this invocation's, then everyone's
-      // at the barrier, which also ends every read of the other stage in
-      // the step before); the next step's go to the other stage while this
-      // one's products run. One barrier per step.
-      stage = arith::RemUIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, k, index(coop.tk)), index(2));
-      memref::DmaWaitOp::create(b, loc, tag, ValueRange{index(0)}, index(1));
+      // This step's group is complete (this invocation's copies: at most
+      // the S - 2 groups after it still pending; everyone's at the
+      // barrier, which also ends every read of the stage of the step
+      // before); the copies of the step S - 1 ahead go to that stage while
+      // this one's products run. One barrier per step.
+      Value step = arith::DivUIOp::create(b, loc, k, index(coop.tk));
+      stage = arith::RemUIOp::create(b, loc, step, index(coop.stages));
+      nvgpu::DeviceAsyncWaitOp::create(b, loc, firstGroup,
+                                       b.getI32IntegerAttr(coop.stages - 2));
       gpu::BarrierOp::create(b, loc);
-      Value next = add(k, coop.tk);
-      Value more =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, end);
-      auto ifMore = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard inThen(b);
-      b.setInsertionPoint(ifMore.thenBlock()->getTerminator());
-      copyAsync(next, arith::SubIOp::create(b, loc, index(1), stage));
+      Value ahead = add(k, (coop.stages - 1) * coop.tk);
+      Value later = arith::RemUIOp::create(b, loc, add(step, coop.stages - 1),
+                                           index(coop.stages));
+      if (coop.stages == 2) {
+        // The wait is for every group: none past the last step.
+        Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           ahead, end);
+        auto ifMore = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard inThen(b);
+        b.setInsertionPoint(ifMore.thenBlock()->getTerminator());
+        copyAsync(ahead, later);
+      } else {
+        copyAsync(clampStep(ahead), later);
+      }
     } else {
       storeChunks(0, args.slice(numAcc, numA));
       storeChunks(1, args.slice(numAcc + numA, numB));
       gpu::BarrierOp::create(b, loc);
       // The next step's loads; past the end, those of the last step again.
-      Value next = arith::MinUIOp::create(b, loc, add(k, coop.tk),
-                                          index((steps - 1) * coop.tk));
+      Value next = clampStep(add(k, coop.tk));
       nextA = loadChunks(0, next);
       nextB = loadChunks(1, next);
     }
     SmallVector<Value> accs(args.take_front(numAcc));
     // A (M x K) is row-major where staged [m][k], column-major where
     // [k][m]; B (K x N) row-major where [k][n], column-major where [n][k].
-    // Indices along a line and the lead dimension count chunks (the
-    // cooperative-matrix load reads the staged vectors as their halves).
+    // Indices along a line and the lead dimension count staged elements
+    // (the cooperative-matrix load reads them as their halves).
     auto loadFrag = [&](int side, int64_t kk, Value first, int64_t f) {
       Value mn = add(first, f * kFrag);
       bool kMajor = !alongK[side];
@@ -479,8 +521,8 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
           staged[side],
           kMajor ? stagedIndices(
                        stage, index(kk),
-                       arith::DivUIOp::create(b, loc, mn, index(chunkOf[side])))
-                 : stagedIndices(stage, mn, index(kk / chunkOf[side])),
+                       arith::DivUIOp::create(b, loc, mn, index(unit[side])))
+                 : stagedIndices(stage, mn, index(kk / unit[side])),
           b.getIndexAttr(lead[side]),
           columnMajor ? b.getUnitAttr() : UnitAttr());
     };

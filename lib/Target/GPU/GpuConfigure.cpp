@@ -206,6 +206,10 @@ struct GpuConfigurePass
     // (two-stage cooperative-matrix tiles).
     if (hasAsyncCopies(target))
       caps.push_back(kAsyncCopyFeature.str());
+    // ... printed as portable OpenCL C (small tiles).
+    if (target.getDevice() == DeviceKind::opencl &&
+        target.hasExtension(kEmulateNvPtxFeature))
+      caps.push_back(kEmulateNvPtxFeature.str());
     Block &body = func.getBody().front();
     if (!func.getBody().hasOneBlock()) {
       func.emitError("expected a single-block function (docs/ABI.md)");
@@ -285,8 +289,9 @@ struct GpuConfigurePass
                 "(16x16x16 f16 -> f32), {5}, over M x N x K = {6} x {7} x "
                 "{8}, batch {9}",
                 coop->tm, coop->tn, coop->tk, coop->sm, coop->sn,
-                coop->stages == 2 ? "2 stages copied asynchronously"
-                                  : "1 stage",
+                coop->stages > 1 ? std::to_string(coop->stages) +
+                                       " stages copied asynchronously"
+                                 : std::string("1 stage"),
                 nest.m, nest.n, nest.k, nest.batch);
           continue;
         }

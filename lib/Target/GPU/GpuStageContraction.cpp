@@ -70,10 +70,11 @@ struct GpuStageContractionPass
         (void)analyzeStagedNest(par, nest, why);
       if (why.empty() && coop && (!nest.halfFactor[0] || !nest.halfFactor[1]))
         why = "the factors are not f16 values summed in f32";
-      // Two stages: PTX cp.async in the OpenCL C, on NVIDIA's OpenCL only.
-      if (why.empty() && coop && coopTile.stages == 2) {
+      // Several stages: PTX cp.async in the OpenCL C, on NVIDIA's OpenCL
+      // only.
+      if (why.empty() && coop && coopTile.stages > 1) {
         if (!hasAsyncCopies(getTargetOrDefault(func)))
-          why = ("two stages need asynchronous copies: an opencl target "
+          why = ("several stages need asynchronous copies: an opencl target "
                  "with " +
                  kAsyncCopyFeature)
                     .str();

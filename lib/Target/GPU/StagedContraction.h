@@ -120,6 +120,10 @@ struct CoopTile {
   int64_t tm, tn, tk, sm, sn, stages = 1;
 };
 
+/// The most stages of a cooperative-matrix tile (more than one: copied
+/// asynchronously, each step S - 1 ahead).
+inline constexpr int64_t kMaxCoopStages = 4;
+
 /// The SPIR-V capability, and the device properties (features of the
 /// target that are not SPIR-V names) a cooperative-matrix kernel needs.
 inline constexpr llvm::StringLiteral kCoopMatrixCapability =

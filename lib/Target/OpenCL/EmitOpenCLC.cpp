@@ -103,7 +103,8 @@ bool KernelEmitter::checkOpTypes(Operation *op) {
     return true;
   for (Type t : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                    llvm::to_vector(op->getResultTypes()))) {
-    if (isa<MemRefType, gpu::MMAMatrixType>(t))
+    // The asynchronous copies' tokens are no values.
+    if (isa<MemRefType, gpu::MMAMatrixType, nvgpu::DeviceAsyncTokenType>(t))
       continue;
     // 2- and 4-lane float vectors (float2, float4) of 32-bit floats; f16
     // chunks (their bits, ushort4) only built from their elements.
@@ -436,8 +437,6 @@ void KernelEmitter::emitOp(Operation *op) {
       unsupported(op);
       return;
     }
-    if (isDmaTag(alloc))
-      return;
     declareArray("__local ", alloc);
     return;
   }
@@ -587,6 +586,7 @@ LogicalResult KernelEmitter::emitKernel(gpu::GPUFuncOp func) {
   else
     os << signature << "\n    " << llvm::join(params, ",\n    ") << ") {\n";
   os.indent();
+  emitAsyncQueue(func);
   Block &body = func.getBody().front();
   emitBlock(body);
   // The final gpu.return is the end of the function.

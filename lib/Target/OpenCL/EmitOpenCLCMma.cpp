@@ -5,9 +5,10 @@
 // gpu.subgroup_mma_* op becomes the `wmma` instruction MLIR's NVVM lowering
 // makes of it (PTX ISA, "Warp Level Matrix Multiply-Accumulate"), and each
 // !gpu.mma_matrix value a struct of the 8 registers every invocation of a
-// 32-wide subgroup holds of it. The two-stage kernels' memref.dma_start
-// and memref.dma_wait become the asynchronous copies `cp.async` and
-// `cp.async.wait_all`. Only NVIDIA's OpenCL compiles such a kernel (the
+// 32-wide subgroup holds of it. The multi-stage kernels'
+// nvgpu.device_async_copy, device_async_create_group and device_async_wait
+// become the asynchronous copies `cp.async`, `cp.async.commit_group` and
+// `cp.async.wait_group`. Only NVIDIA's OpenCL compiles such a kernel (the
 // bundle requires "nv-ptx-wmma", and "nv-ptx-cp-async" for the copies,
 // docs/OpenCLRuntime.md).
 //
@@ -15,7 +16,6 @@
 
 #include "OpenCLC.h"
 
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -24,6 +24,11 @@ using namespace mlir::plaidml::openclc;
 /// The C struct of a 16x16 fragment: f16 A/B operands as 8 registers of
 /// two halves, f32 accumulators as 8 floats.
 std::string KernelEmitter::mmaTypeName(gpu::MMAMatrixType type) const {
+  // Emulated: every invocation holds the whole matrix, row-major, f16
+  // values as floats (exactly).
+  if (options.emulateNvPtx)
+    return program.use("plaidml_mma_emu",
+                       "typedef struct { float r[256]; } plaidml_mma_emu;\n");
   bool acc = type.getOperand() == "COp";
   std::string n = acc ? "plaidml_mma_acc" : "plaidml_mma_ab";
   return program.use(n, std::string("typedef struct { ") +
@@ -94,7 +99,86 @@ KernelEmitter::mmaAccess(Operation *op, Value memref, ValueRange indices,
   access.operand = shared ? "\"r\"((uint)(ulong)(" + address + "))"
                           : "\"l\"(" + address + ")";
   access.stride = leadDimension * units;
+  access.address = address;
+  access.shared = shared;
   return access;
+}
+
+/// The C index of element (i, j) of a 16x16 matrix at stride `stride`,
+/// row-major or column-major (`transpose`), i and j named as in C.
+static std::string emulatedIndex(std::optional<bool> transpose,
+                                 uint64_t stride) {
+  return transpose.value_or(false) ? "j * " + std::to_string(stride) + " + i"
+                                   : "i * " + std::to_string(stride) + " + j";
+}
+
+void KernelEmitter::emitEmulatedLoad(const MmaAccess &access,
+                                     gpu::MMAMatrixType type,
+                                     std::optional<bool> transpose,
+                                     const std::string &result) {
+  bool half = type.getElementType().isF16();
+  std::string qualifier = access.shared ? "__local" : "__global";
+  std::string elem = half ? "half" : "float";
+  os << mmaTypeName(type) << " " << result << ";\n{\n";
+  os.indent();
+  os << qualifier << " const " << elem << " *p = (" << qualifier << " const "
+     << elem << " *)(" << access.address << ");\n";
+  os << "for (int i = 0; i < 16; ++i)\n";
+  os << "  for (int j = 0; j < 16; ++j)\n";
+  std::string index = emulatedIndex(transpose, access.stride);
+  os << "    " << result << ".r[i * 16 + j] = "
+     << (half ? "vload_half(" + index + ", p)" : "p[" + index + "]") << ";\n";
+  os.unindent();
+  os << "}\n";
+}
+
+/// The subgroup lane of this invocation, as in emitMma's gpu.lane_id.
+static const char *kEmulatedLane =
+    "(int)((get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
+    "get_local_size(1) * get_local_id(2))) % 32)";
+
+void KernelEmitter::emitAsyncQueue(gpu::GPUFuncOp func) {
+  int64_t copies = 0;
+  func.walk([&](nvgpu::DeviceAsyncCopyOp) { ++copies; });
+  asyncQueueSize = copies;
+  if (!options.emulateNvPtx || !copies)
+    return;
+  // The copies not yet done: their addresses and sizes, and the group each
+  // joins (the count of groups committed before it). At most as many as the
+  // kernel has copy ops (each step waits for the oldest); a full queue is
+  // done at once, which asynchronous copies may be.
+  std::string n = std::to_string(copies);
+  os << "__local uchar *plaidml_q_dst[" << n << "];\n";
+  os << "__global const uchar *plaidml_q_src[" << n << "];\n";
+  os << "int plaidml_q_bytes[" << n << "], plaidml_q_group[" << n << "];\n";
+  os << "int plaidml_q_n = 0, plaidml_q_groups = 0;\n";
+}
+
+void KernelEmitter::emitQueuedCopies(const std::string &before) {
+  // The queued copies of the groups before `before` are done, in order;
+  // the others stay queued.
+  std::string helper = program.use(
+      "plaidml_q_done",
+      "void plaidml_q_done(__local uchar **dst, __global const uchar **src,\n"
+      "                    int *bytes, int *group, int *n, int before) {\n"
+      "  int kept = 0;\n"
+      "  for (int q = 0; q < *n; ++q) {\n"
+      "    if (group[q] < before) {\n"
+      "      for (int c = 0; c < bytes[q]; ++c)\n"
+      "        dst[q][c] = src[q][c];\n"
+      "    } else {\n"
+      "      dst[kept] = dst[q];\n"
+      "      src[kept] = src[q];\n"
+      "      bytes[kept] = bytes[q];\n"
+      "      group[kept++] = group[q];\n"
+      "    }\n"
+      "  }\n"
+      "  *n = kept;\n"
+      "}\n");
+  os << helper
+     << "(plaidml_q_dst, plaidml_q_src, plaidml_q_bytes, plaidml_q_group, "
+        "&plaidml_q_n, "
+     << before << ");\n";
 }
 
 /// Bytes per element of a buffer of `type` (a scalar or a vector of them);
@@ -111,52 +195,67 @@ static int64_t elementBytes(MemRefType type) {
              : 0;
 }
 
-bool KernelEmitter::isDmaTag(Value memref) {
-  return !memref.use_empty() &&
-         llvm::all_of(memref.getUses(), [](OpOperand &use) {
-           if (auto wait = dyn_cast<memref::DmaWaitOp>(use.getOwner()))
-             return use.get() == wait.getTagMemRef();
-           auto start = dyn_cast<memref::DmaStartOp>(use.getOwner());
-           return start && use.get() == start.getTagMemRef() &&
-                  use.get() != start.getSrcMemRef() &&
-                  use.get() != start.getDstMemRef();
-         });
-}
-
 bool KernelEmitter::emitAsyncCopy(Operation *op) {
-  if (auto start = dyn_cast<memref::DmaStartOp>(op)) {
-    // One element of 4, 8 or 16 bytes (a scalar or a vector: aligned to
-    // its size, as cp.async needs) from global to workgroup memory
-    // (cp.async; L2 only for 16 bytes, as the PTX ISA allows).
-    auto src = cast<MemRefType>(start.getSrcMemRef().getType());
-    auto dst = cast<MemRefType>(start.getDstMemRef().getType());
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+    // Elements of 4, 8 or 16 bytes in all from global to workgroup memory
+    // (cp.async; L2 only for 16 bytes, as the PTX ISA allows). Both
+    // addresses must be aligned to that size (PTX's rule, the op's
+    // contract: the cooperative-matrix kernels copy whole 16-byte chunks
+    // into 16-byte aligned rows). The token is no value: groups are the
+    // invocation's own.
+    auto src = cast<MemRefType>(copy.getSrc().getType());
+    auto dst = cast<MemRefType>(copy.getDst().getType());
     auto dstSpace = dyn_cast_or_null<IntegerAttr>(dst.getMemorySpace());
-    std::optional<int64_t> count = getConstantIntValue(start.getNumElements());
-    int64_t bytes = count && *count == 1 ? elementBytes(src) : 0;
-    if (start.isStrided() || src.getMemorySpace() || !dstSpace ||
-        dstSpace.getInt() != 3 ||
-        src.getElementType() != dst.getElementType() ||
+    int64_t bytes =
+        !copy.getSrcElements()
+            ? copy.getDstElements().getSExtValue() * elementBytes(src)
+            : 0;
+    if (src.getMemorySpace() || !dstSpace || dstSpace.getInt() != 3 ||
         (bytes != 4 && bytes != 8 && bytes != 16)) {
-      error(op, "has no OpenCL C translation: it must copy one element of "
-                "4, 8 or 16 bytes from global to workgroup memory of the "
-                "same element type, unstrided");
+      error(op, "has no OpenCL C translation: it must copy 4, 8 or 16 bytes "
+                "from global to workgroup memory, without srcElements");
       return true;
     }
-    std::string to =
-        "&" + name(start.getDstMemRef()) + "[" +
-        linearIndex(op, start.getDstMemRef(), start.getDstIndices()) + "]";
-    std::string from =
-        "&" + name(start.getSrcMemRef()) + "[" +
-        linearIndex(op, start.getSrcMemRef(), start.getSrcIndices()) + "]";
+    std::string to = "&" + name(copy.getDst()) + "[" +
+                     linearIndex(op, copy.getDst(), copy.getDstIndices()) + "]";
+    std::string from = "&" + name(copy.getSrc()) + "[" +
+                       linearIndex(op, copy.getSrc(), copy.getSrcIndices()) +
+                       "]";
+    if (options.emulateNvPtx) {
+      // Queued; a full queue is done first.
+      os << "if (plaidml_q_n == " << asyncQueueSize << ")\n  ";
+      emitQueuedCopies("plaidml_q_groups + 1");
+      os << "plaidml_q_dst[plaidml_q_n] = (__local uchar *)(" << to << ");\n";
+      os << "plaidml_q_src[plaidml_q_n] = (__global const uchar *)(" << from
+         << ");\n";
+      os << "plaidml_q_bytes[plaidml_q_n] = " << bytes << ";\n";
+      os << "plaidml_q_group[plaidml_q_n++] = plaidml_q_groups;\n";
+      return true;
+    }
     os << "asm volatile(\"cp.async." << (bytes == 16 ? "cg" : "ca")
        << ".shared.global [%0], [%1], " << bytes
        << ";\" :: \"r\"((uint)(ulong)(" << to << ")), \"l\"(" << from
        << ") : \"memory\");\n";
     return true;
   }
-  if (isa<memref::DmaWaitOp>(op)) {
-    // Every copy this invocation started (all of them share one tag).
-    os << "asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n";
+  if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op)) {
+    // The copies this invocation started since the last group.
+    if (options.emulateNvPtx) {
+      os << "++plaidml_q_groups;\n";
+      return true;
+    }
+    os << "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n";
+    return true;
+  }
+  if (auto wait = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op)) {
+    // All but the numGroups latest groups complete (none left without it).
+    if (options.emulateNvPtx) {
+      emitQueuedCopies("plaidml_q_groups - " +
+                       std::to_string(wait.getNumGroups().value_or(0)));
+      return true;
+    }
+    os << "asm volatile(\"cp.async.wait_group "
+       << wait.getNumGroups().value_or(0) << ";\" ::: \"memory\");\n";
     return true;
   }
   return false;
@@ -170,6 +269,13 @@ bool KernelEmitter::emitMma(Operation *op) {
       return true;
     }
     std::string n = newName();
+    if (options.emulateNvPtx) {
+      os << mmaTypeName(type) << " " << n << ";\n";
+      os << "for (int i = 0; i < 256; ++i)\n";
+      os << "  " << n << ".r[i] = " << name(constant.getValue()) << ";\n";
+      names[constant.getResult()] = n;
+      return true;
+    }
     SmallVector<std::string> lanes(8, name(constant.getValue()));
     os << mmaTypeName(type) << " " << n << " = {{" << llvm::join(lanes, ", ")
        << "}};\n";
@@ -188,6 +294,11 @@ bool KernelEmitter::emitMma(Operation *op) {
     StringRef operand = type.getOperand();
     bool acc = operand == "COp";
     std::string n = newName();
+    if (options.emulateNvPtx) {
+      emitEmulatedLoad(*access, type, load.getTranspose(), n);
+      names[load.getRes()] = n;
+      return true;
+    }
     os << mmaTypeName(type) << " " << n << ";\n";
     os << "asm volatile(\"wmma.load."
        << (operand == "AOp" ? "a"
@@ -221,6 +332,19 @@ bool KernelEmitter::emitMma(Operation *op) {
     }
     std::string n = newName();
     os << mmaTypeName(cType) << " " << n << ";\n";
+    if (options.emulateNvPtx) {
+      // The products in k order, each exact in f32 (of f16 values).
+      os << "for (int i = 0; i < 16; ++i)\n";
+      os << "  for (int j = 0; j < 16; ++j) {\n";
+      os << "    float s = " << name(compute.getOpC()) << ".r[i * 16 + j];\n";
+      os << "    for (int k = 0; k < 16; ++k)\n";
+      os << "      s += " << name(compute.getOpA()) << ".r[i * 16 + k] * "
+         << name(compute.getOpB()) << ".r[k * 16 + j];\n";
+      os << "    " << n << ".r[i * 16 + j] = s;\n";
+      os << "  }\n";
+      names[compute.getRes()] = n;
+      return true;
+    }
     os << "asm volatile(\"wmma.mma.sync.aligned." << a << "." << b
        << ".m16n16k16.f32.f32 " << regList(0) << ", " << regList(8) << ", "
        << regList(16) << ", " << regList(24) << ";\" : " << regOperands("=f", n)
@@ -237,6 +361,23 @@ bool KernelEmitter::emitMma(Operation *op) {
                   store.getLeadDimension().getZExtValue());
     if (!access || type.getOperand() != "COp") {
       unsupported(op);
+      return true;
+    }
+    if (options.emulateNvPtx) {
+      // Each lane stores 8 of the elements (all of them between the lanes).
+      std::string qualifier = access->shared ? "__local" : "__global";
+      os << "{\n";
+      os.indent();
+      os << qualifier << " float *p = (" << qualifier << " float *)("
+         << access->address << ");\n";
+      os << "int lane = " << kEmulatedLane << ";\n";
+      os << "for (int e = lane * 8; e < lane * 8 + 8; ++e) {\n";
+      os << "  int i = e / 16, j = e % 16;\n";
+      os << "  p[" << emulatedIndex(store.getTranspose(), access->stride)
+         << "] = " << name(store.getSrc()) << ".r[e];\n";
+      os << "}\n";
+      os.unindent();
+      os << "}\n";
       return true;
     }
     os << "asm volatile(\"wmma.store.d.sync.aligned."

@@ -125,6 +125,7 @@ struct GpuModuleToOpenCLBundlePass
     bool fp64 = device.hasExtension("cl_khr_fp64");
     options.fp16 = fp16;
     options.fp64 = fp64;
+    options.emulateNvPtx = device.hasExtension(kEmulateNvPtxFeature);
     options.device = device.getDeviceLabel();
     // As in plaidml-gpu-module-to-opencl-c: the kernels of one Tile op
     // report its errors once.

@@ -40,6 +40,7 @@ struct GpuModuleToOpenCLCPass
     bool fp64 = device.hasExtension("cl_khr_fp64");
     options.fp16 = fp16;
     options.fp64 = fp64;
+    options.emulateNvPtx = device.hasExtension(kEmulateNvPtxFeature);
     options.device = device.getDeviceLabel();
     // Kernels made from one Tile op (a contraction's fill and its
     // reduction) would repeat its errors: each is reported once.

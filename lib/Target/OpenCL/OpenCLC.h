@@ -15,6 +15,7 @@
 #include "plaidml/Target/OpenCL/EmitOpenCLC.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/IndentedOstream.h"
@@ -161,6 +162,10 @@ private:
     const char *space;
     std::string operand;
     uint64_t stride;
+    /// The C address of the matrix's first element, and whether it is in
+    /// workgroup memory (the emulation's pointer).
+    std::string address;
+    bool shared;
   };
   std::optional<MmaAccess> mmaAccess(Operation *op, Value memref,
                                      ValueRange indices,
@@ -169,12 +174,21 @@ private:
   /// Emits `op` if it is a gpu.subgroup_mma_* op, gpu.subgroup_id or
   /// gpu.lane_id; false otherwise.
   bool emitMma(Operation *op);
-  /// Emits `op` if it is a memref.dma_start (PTX cp.async) or
-  /// memref.dma_wait (cp.async.wait_all); false otherwise.
+  /// Emits `op` if it is an nvgpu.device_async_copy (PTX cp.async),
+  /// nvgpu.device_async_create_group (cp.async.commit_group) or
+  /// nvgpu.device_async_wait (cp.async.wait_group); false otherwise.
   bool emitAsyncCopy(Operation *op);
-  /// Whether `memref` is only the tag of DMA ops (it needs no array: the
-  /// asynchronous copies wait on the invocation's own copies).
-  static bool isDmaTag(Value memref);
+  /// OpenCLCOptions::emulateNvPtx: the whole matrix loaded by every
+  /// invocation into `result`.
+  void emitEmulatedLoad(const MmaAccess &access, gpu::MMAMatrixType type,
+                        std::optional<bool> transpose,
+                        const std::string &result);
+  /// At the top of `func`: counts its asynchronous copies and, emulated,
+  /// declares the queue of copies not yet done.
+  void emitAsyncQueue(gpu::GPUFuncOp func);
+  /// Emulated: does the queued copies of the groups before `before` (a C
+  /// expression).
+  void emitQueuedCopies(const std::string &before);
 
   // Ops.
   void emitBlock(Block &block);
@@ -203,6 +217,8 @@ private:
   /// arrays in the kernel, f16 ones held as floats.
   llvm::SmallPtrSet<Value, 4> privateBuffers;
   unsigned nextId = 0;
+  /// The asynchronous copy ops of the kernel (the emulated queue's size).
+  int64_t asyncQueueSize = 0;
   llvm::StringSet<> reported;
   bool hadError = false;
 };

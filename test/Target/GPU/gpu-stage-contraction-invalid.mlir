@@ -154,10 +154,10 @@ func.func @coop_memory(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
 
 // -----
 
-// Stages are 1 or 2.
+// Stages are 1 to 4.
 func.func @coop_stages(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the stages must be 1 (the next step through registers) or 2 (asynchronous copies into a second buffer)}}
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: the stages must be 1 (the next step through registers) to 4 (asynchronous copies into the others)}}
   affine.parallel (%m, %n) = (0, 0) to (64, 64) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<64x64xf16>
@@ -169,18 +169,18 @@ func.func @coop_stages(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<64x64xf32>
-  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 3>}
+  } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 5>}
   return
 }
 
 // -----
 
-// Two stages copy asynchronously: only on an OpenCL target with
+// Several stages copy asynchronously: only on an OpenCL target with
 // nv-ptx-cp-async (here a Vulkan one).
 module attributes {plaidml.target = #plaidml.target<device = vulkan, caps = ["CooperativeMatrixKHR", "coopmat-16x16x16-f16-f32", "subgroup-size-32"]>} {
 func.func @coop_async_vulkan(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: two stages need asynchronous copies: an opencl target with nv-ptx-cp-async}}
+  // expected-error @+1 {{cannot apply plaidml.gpu.coop_tile: several stages need asynchronous copies: an opencl target with nv-ptx-cp-async}}
   affine.parallel (%m, %n) = (0, 0) to (64, 64) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<64x64xf16>

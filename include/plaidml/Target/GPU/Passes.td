@@ -233,6 +233,7 @@ def GpuStageContractionPass
                            "mlir::gpu::GPUDialect",
                            "mlir::math::MathDialect",
                            "mlir::memref::MemRefDialect",
+                           "mlir::nvgpu::NVGPUDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::vector::VectorDialect",
                            "mlir::plaidml::PlaidMLDialect"];

@@ -31,6 +31,12 @@ struct OpenCLCOptions {
   bool fp64 = false;
   /// How errors name the device ("opencl:0 (...)").
   std::string device = "the target device";
+  /// NVIDIA's PTX (the cooperative-matrix kernels' wmma and cp.async) as
+  /// portable OpenCL C of the same meaning: each invocation of a subgroup
+  /// holds the whole 16x16 matrix, copies are queued and done when waited
+  /// for. Slow; it lets any OpenCL device (PoCL in the tests) run those
+  /// kernels. Target extension kEmulateNvPtxFeature.
+  bool emulateNvPtx = false;
 };
 
 /// The values of the `#gpu.object` property kKernelFormatAttrName

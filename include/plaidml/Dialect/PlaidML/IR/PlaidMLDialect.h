@@ -26,6 +26,12 @@ namespace mlir::plaidml {
 
 /// On a function: an entry point of the artifact (unit).
 inline constexpr llvm::StringLiteral kEntryAttrName = "plaidml.entry";
+
+/// The target extension (plaidml-compile and plaidml-run --emulate-nv-ptx)
+/// under which the OpenCL C of the cooperative-matrix kernels prints their
+/// PTX as portable code of the same meaning (OpenCLCOptions::emulateNvPtx,
+/// docs/GpuKernels.md), and the configuration keeps their tiles small.
+inline constexpr llvm::StringLiteral kEmulateNvPtxFeature = "emulate-nv-ptx";
 /// On an entry function: the tensor types of its inputs and outputs, which
 /// keep the signedness the signless memrefs lost.
 inline constexpr llvm::StringLiteral kInputsAttrName = "plaidml.inputs";
