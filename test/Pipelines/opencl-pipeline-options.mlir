@@ -8,10 +8,17 @@
 // RUN:   | FileCheck %s --check-prefix=SPIRV-BINARY
 // RUN: plaidml-opt %s -plaidml-opencl-lowering-pipeline="kernel-format=both fp64=1" \
 // RUN:   | FileCheck %s --check-prefix=BUNDLE
+// RUN: plaidml-opt %s -plaidml-opencl-lowering-pipeline="ptx-wmma=1 ptx-cp-async=1 emulate-nv-ptx=1" \
+// RUN:   | FileCheck %s --check-prefix=PTX
 // RUN: not plaidml-opt %s -plaidml-opencl-pipeline="max-workgroup-size=0" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SIZE
 // RUN: not plaidml-opt %s -plaidml-opencl-pipeline="kernel-format=ptx" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=FORMAT
+
+// ptx-wmma, ptx-cp-async and emulate-nv-ptx become the target's
+// extensions, which plaidml-gpu-configure (the cooperative-matrix tiles)
+// and the OpenCL C translation (the PTX, or its emulation) read.
+// PTX: plaidml.target = #plaidml.target<device = opencl, cpu = "x86-64", exts = ["nv-ptx-wmma", "nv-ptx-cp-async", "emulate-nv-ptx"]>
 
 // The typed options reach the passes: the workgroup budget, the kernel
 // format and the device's capabilities (the object's target).
