@@ -546,6 +546,12 @@ void KernelBuilder::buildCoop(const CoopTile &coop) {
     llvm::append_range(yielded, nextB);
     scf::YieldOp::create(b, loc, yielded);
   }
+  // More than 2 stages leave the last steps' repeated copies in flight: done
+  // before anything after the loop (workgroup memory reused later, the
+  // kernel's end).
+  if (async && coop.stages > 2)
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, firstGroup,
+                                     b.getI32IntegerAttr(0));
 
   // Without an epilogue, each accumulator matrix straight into the output
   // (the H200: 4096^3 0.88 -> 0.80 ms, docs/PerformanceGpu.md).

@@ -341,10 +341,13 @@ void KernelEmitter::declareArray(StringRef qualifier, Value memref) {
              ? typeName(elem)
              : getBufferElementTypeName(elem))
      << " " << n << "[" << std::max<int64_t>(type.getNumElements(), 1) << "]";
-  // wmma loads and stores take 256-bit aligned addresses.
-  if (llvm::any_of(memref.getUsers(), [](Operation *user) {
+  // wmma loads and stores take 256-bit aligned addresses, 16-byte cp.async
+  // 128-bit aligned ones (the kernels' offsets keep that alignment).
+  if (llvm::any_of(memref.getUsers(), [&](Operation *user) {
+        auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user);
         return isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp>(
-            user);
+                   user) ||
+               (copy && copy.getDst() == memref);
       }))
     os << " __attribute__((aligned(32)))";
   os << ";\n";

@@ -3,7 +3,10 @@
 // with their PTX printed as portable OpenCL C (plaidml-run
 // --emulate-nv-ptx: every invocation holds whole 16x16 matrices, the
 // asynchronous copies are queued and done when a wait needs them, so that
-// a wait for too few groups reads stale workgroup memory), each entry
+// a wait for too few groups reads stale workgroup memory; copies done as
+// late as allowed cannot show a copy that overwrites a stage others still
+// read, which only the barriers' placement, tested in the IR, prevents),
+// each entry
 // against the reference interpreter on the same random inputs. The shapes
 // reach each path of the kernel: the multi-stage tiles copied
 // asynchronously (A.B, A.B^T, A^T.B^T; a batch; more steps than stages),

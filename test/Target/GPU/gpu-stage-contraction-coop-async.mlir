@@ -10,8 +10,9 @@
 // (step + S - 1) % S and multiplies from stage step % S. Past the last step,
 // two stages copy nothing (their wait is for every group); more stages copy
 // the last step again into a stage no later step reads, so that every step
-// commits one group and the count of the wait holds. The loop carries only the accumulators (no registers hold later
-// steps) and has no second barrier.
+// commits one group and the count of the wait holds; a wait for every group
+// follows their loop. The loop carries only the accumulators (no registers
+// hold later steps) and has no second barrier.
 // RUN: plaidml-opt %s -plaidml-gpu-stage-contraction -canonicalize -cse \
 // RUN:   | FileCheck %s
 
@@ -74,6 +75,35 @@
 // CHECK-NOT:   gpu.barrier
 // CHECK:       scf.yield
 
+// After the loop of more than 2 stages, a wait for every group (the last
+// steps' repeated copies): nothing is in flight past it.
+// CHECK-NEXT:  }
+// CHECK-NEXT:  nvgpu.device_async_wait %[[G0]] {numGroups = 0 : i32}
+// CHECK:       gpu.subgroup_mma_store_matrix
+
+// Four stages of a single step (K = 16, fewer steps than S - 1): the
+// prologue copies step 0 (the same source each time, clamped) into stages
+// 0, 1 and 2, three groups; the step (its loop folded away) waits for all
+// but 2 (its own is the oldest), copies step 0 again into stage 3,
+// multiplies from stage 0 and waits for every group before the stores.
+// CHECK-LABEL: func.func @four_stages_one_step
+// CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<4x64x12xi32, 3>
+// CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<4x16x68xi32, 3>
+// CHECK:       nvgpu.device_async_copy %{{.*}}[%[[R:.*]], %[[C:.*]]], %[[A]][%c0,
+// CHECK:       %[[G0:.*]] = nvgpu.device_async_create_group
+// CHECK-NEXT:  nvgpu.device_async_copy %{{.*}}[%[[R]], %[[C]]], %[[A]][%c1,
+// CHECK:       nvgpu.device_async_create_group
+// CHECK-NEXT:  nvgpu.device_async_copy %{{.*}}[%[[R]], %[[C]]], %[[A]][%c2,
+// CHECK:       nvgpu.device_async_create_group
+// CHECK-NEXT:  nvgpu.device_async_wait %[[G0]] {numGroups = 2 : i32}
+// CHECK-NEXT:  gpu.barrier
+// CHECK-NEXT:  nvgpu.device_async_copy %{{.*}}[%[[R]], %[[C]]], %[[A]][%c3,
+// CHECK:       nvgpu.device_async_create_group
+// CHECK-NEXT:  gpu.subgroup_mma_load_matrix %[[A]][%c0,
+// CHECK:       nvgpu.device_async_wait %[[G0]] {numGroups = 0 : i32}
+// CHECK-NOT:   nvgpu.
+// CHECK:       gpu.subgroup_mma_store_matrix
+
 // With an epilogue (a bias), the accumulators after the same loop go
 // through the subgroups' scratch matrices (their own workgroup memory) to
 // the bias and the stores: 2 x (10 240 + 8 704) bytes of staged tiles and
@@ -123,6 +153,22 @@ func.func @three_stages(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memr
     }
     affine.store %r, %c[%m, %n] : memref<256x256xf32>
   } {plaidml.gpu.coop_tile = array<i64: 128, 128, 16, 64, 64, 3>}
+  return
+}
+func.func @four_stages_one_step(%a: memref<128x16xf16>, %b: memref<16x256xf16>, %c: memref<128x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 256) {
+    %r = affine.for %k = 0 to 16 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x16xf16>
+      %y = affine.load %b[%k, %n] : memref<16x256xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x256xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 64, 128, 16, 32, 64, 4>}
   return
 }
 func.func @two_stages_bias(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %bias: memref<256xf32>, %c: memref<256x256xf32>) {

@@ -83,16 +83,16 @@
 // The multi-stage kernels' asynchronous copies: nvgpu.device_async_copy of
 // 16 bytes (4 i32) from global to workgroup memory is cp.async.cg (L2
 // only), of 8 or 4 bytes cp.async.ca, with the shared-window address of the
-// destination and the global pointer of the source; the tokens are no
-// values; device_async_create_group commits the invocation's copies as a
+// destination (declared 32-byte aligned, as cp.async needs 16) and the
+// global pointer of the source; the tokens are no values; device_async_create_group commits the invocation's copies as a
 // group; device_async_wait waits until at most numGroups groups are pending
 // (0 without it).
 // CHECK-LABEL: void copies(
 // CHECK-NEXT:      __global const uint *arg0,
 // CHECK-NEXT:      __global const float *arg1,
 // CHECK-NEXT:      __global uint *arg2) {
-// CHECK-NEXT:    __local uint [[S:v[0-9]+]][320];
-// CHECK-NEXT:    __local float [[S2:v[0-9]+]][16];
+// CHECK-NEXT:    __local uint [[S:v[0-9]+]][320] __attribute__((aligned(32)));
+// CHECK-NEXT:    __local float [[S2:v[0-9]+]][16] __attribute__((aligned(32)));
 // CHECK-NEXT:    long [[T:v[0-9]+]] = (long)get_local_id(0);
 // CHECK-NEXT:    long [[ROW:v[0-9]+]] = [[T]] + 1;
 // CHECK-NEXT:    long [[Q:v[0-9]+]] = [[T]] * 4;
