@@ -153,7 +153,9 @@ bool hasAsyncCopies(TargetAttr target);
 /// more. Where `caps` also lists kAsyncCopyFeature and the tile copies both
 /// factors 8 halves at a time, two stages (TK halved, down to 32, until
 /// both fit the workgroup memory; one stage where they do not fit even
-/// then, as 128x256x32 and 256x128x32).
+/// then, as 128x256x32 and 256x128x32), the 128x128x32 tile then in 8
+/// subgroups of 64x32. Where `caps` lists kEmulateNvPtxFeature, always
+/// 64x64x32 (32x16).
 std::optional<CoopTile> chooseCoopTile(const StagedNest &nest,
                                        ArrayRef<std::string> caps,
                                        int64_t maxWorkgroupSize,
