@@ -132,16 +132,19 @@ void KernelEmitter::emitEmulatedLoad(const MmaAccess &access,
   os << "}\n";
 }
 
-/// The subgroup lane of this invocation, as in emitMma's gpu.lane_id.
-static const char *kEmulatedLane =
-    "(int)((get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
-    "get_local_size(1) * get_local_id(2))) % 32)";
+/// The linear local id: subgroups of 32 invocations are in its order (what
+/// NVIDIA's warps are; the kernels that use them require subgroup-size-32).
+static const char *kLinearLocalId =
+    "(get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
+    "get_local_size(1) * get_local_id(2)))";
 
 void KernelEmitter::emitAsyncQueue(gpu::GPUFuncOp func) {
+  if (!options.emulateNvPtx)
+    return;
   int64_t copies = 0;
   func.walk([&](nvgpu::DeviceAsyncCopyOp) { ++copies; });
   asyncQueueSize = copies;
-  if (!options.emulateNvPtx || !copies)
+  if (!copies)
     return;
   // The copies not yet done: their addresses and sizes, and the group each
   // joins (the count of groups committed before it). At most as many as the
@@ -370,7 +373,7 @@ bool KernelEmitter::emitMma(Operation *op) {
       os.indent();
       os << qualifier << " float *p = (" << qualifier << " float *)("
          << access->address << ");\n";
-      os << "int lane = " << kEmulatedLane << ";\n";
+      os << "int lane = (int)(" << kLinearLocalId << " % 32);\n";
       os << "for (int e = lane * 8; e < lane * 8 + 8; ++e) {\n";
       os << "  int i = e / 16, j = e % 16;\n";
       os << "  p[" << emulatedIndex(store.getTranspose(), access->stride)
@@ -388,14 +391,8 @@ bool KernelEmitter::emitMma(Operation *op) {
     return true;
   }
   if (isa<gpu::SubgroupIdOp, gpu::LaneIdOp>(op)) {
-    // Subgroups of 32 invocations in the order of the linear local id (what
-    // NVIDIA's warps are; the kernels that use them require
-    // subgroup-size-32).
-    std::string linear = "(get_local_id(0) + get_local_size(0) * "
-                         "(get_local_id(1) + get_local_size(1) * "
-                         "get_local_id(2)))";
     assign(op->getResult(0),
-           "(long)(" + linear +
+           "(long)(" + std::string(kLinearLocalId) +
                (isa<gpu::SubgroupIdOp>(op) ? " / 32)" : " % 32)"));
     return true;
   }

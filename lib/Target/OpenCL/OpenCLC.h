@@ -217,7 +217,7 @@ private:
   /// arrays in the kernel, f16 ones held as floats.
   llvm::SmallPtrSet<Value, 4> privateBuffers;
   unsigned nextId = 0;
-  /// The asynchronous copy ops of the kernel (the emulated queue's size).
+  /// Emulated: the asynchronous copy ops of the kernel (the queue's size).
   int64_t asyncQueueSize = 0;
   llvm::StringSet<> reported;
   bool hadError = false;
