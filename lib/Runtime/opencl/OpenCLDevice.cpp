@@ -18,6 +18,7 @@
 #include "FileUtil.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -1007,9 +1008,44 @@ OpenCLDevice::Impl::buildProgram(const std::string &key, cl_program program,
   return it->second;
 }
 
+/// PLAIDML_OPENCL_SOURCE=DIR: a program whose OpenCL C names its module
+/// (`// OpenCL C 1.2 of gpu.module @NAME`, as the translation writes) is
+/// built from DIR/NAME.cl instead where that file exists, with one line on
+/// stderr: hand edits of a dumped kernel run in place of the compiled one
+/// (kernel experiments, docs/OpenCLRuntime.md). A file that cannot be read
+/// is reported there and the program's own source used.
+static std::string replacementSource(const std::string &source) {
+  const char *dir = std::getenv("PLAIDML_OPENCL_SOURCE");
+  if (!dir || !dir[0])
+    return source;
+  static constexpr std::string_view kMarker = "gpu.module @";
+  size_t eol = source.find('\n');
+  size_t at = source.substr(0, eol).find(kMarker);
+  if (at == std::string::npos)
+    return source;
+  size_t begin = at + kMarker.size();
+  size_t end = source.find_first_of(" ,\n", begin);
+  std::string path =
+      std::string(dir) + "/" +
+      source.substr(begin, end == std::string::npos ? std::string::npos
+                                                    : end - begin) +
+      ".cl";
+  std::string text, why;
+  if (!detail::readWholeFile(path, text, why)) {
+    if (errno == ENOENT)
+      return source;
+    std::fprintf(stderr, "PLAIDML_OPENCL_SOURCE: cannot read %s: %s\n",
+                 path.c_str(), why.c_str());
+    return source;
+  }
+  std::fprintf(stderr, "PLAIDML_OPENCL_SOURCE: %s\n", path.c_str());
+  return text;
+}
+
 StatusOr<std::shared_ptr<OpenCLProgram>>
-OpenCLDevice::createProgramFromSource(const std::string &source,
+OpenCLDevice::createProgramFromSource(const std::string &compiledSource,
                                       const std::string &options) {
+  std::string source = replacementSource(compiledSource);
   std::string key = "source\n" + options + '\0' + source;
   {
     std::lock_guard<std::mutex> lock(impl->cacheMu);

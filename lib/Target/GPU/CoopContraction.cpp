@@ -63,21 +63,40 @@ bool mlir::plaidml::isValidCoopTile(const CoopTile &tile, std::string &why) {
           "copying whole chunks of 4 elements of both staged tiles";
     return false;
   }
-  // Both tiles (f16, rows padded by 8) of each stage and a scratch matrix
-  // (f32) per subgroup must fit NVIDIA's 48 KiB of workgroup memory.
-  // (The staging order, and so the padding, depends on the nest: count the
-  // larger layout of each tile.)
-  auto tileBytes = [&](int64_t rows) {
-    return 2 * std::max(rows * (tile.tk + 8), tile.tk * (rows + 8));
-  };
-  int64_t bytes = tile.stages * (tileBytes(tile.tm) + tileBytes(tile.tn)) +
-                  invocations / 32 * 16 * 16 * 4;
-  if (bytes > 48 * 1024) {
-    why = "the tile needs " + std::to_string(bytes) +
-          " bytes of workgroup memory, more than 48 KiB";
-    return false;
-  }
   return true;
+}
+
+static affine::AffineStoreOp findDirectStore(const StagedNest &nest,
+                                             const CoopTile &coop);
+
+int64_t mlir::plaidml::coopWorkgroupBytes(const StagedNest &nest,
+                                          const CoopTile &tile) {
+  // Each factor's tile per stage, staged in the order of its memory (K
+  // innermost where it follows K), rows padded by 8 halves (buildCoop).
+  bool alongK[2] = {nest.aAlongK, nest.bAlongK};
+  int64_t rows[2] = {tile.tm, tile.tn}, bytes = 0;
+  for (int side = 0; side < 2; ++side) {
+    int64_t inner = alongK[side] ? tile.tk : rows[side];
+    int64_t outer = alongK[side] ? rows[side] : tile.tk;
+    bytes += tile.stages * outer * (inner + 8) * 2;
+  }
+  // A 16x16 f32 scratch matrix per subgroup, unless the sums are stored
+  // straight into the output.
+  if (!findDirectStore(nest, tile))
+    bytes += coopInvocations(tile) / 32 * 16 * 16 * 4;
+  return bytes;
+}
+
+bool mlir::plaidml::fitsCoopWorkgroupMemory(const StagedNest &nest,
+                                            const CoopTile &tile,
+                                            std::string &why) {
+  // NVIDIA's OpenCL and Vulkan both offer 48 KiB a workgroup.
+  int64_t bytes = coopWorkgroupBytes(nest, tile);
+  if (bytes <= 48 * 1024)
+    return true;
+  why = "the tile needs " + std::to_string(bytes) +
+        " bytes of workgroup memory, more than 48 KiB";
+  return false;
 }
 
 bool mlir::plaidml::hasAsyncCopies(TargetAttr target) {
@@ -176,9 +195,13 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
       two.sm == 64)
     two.sn = 32;
   std::string ignored;
-  while (!isValidCoopTile(two, ignored) && two.tk > 32)
+  auto fits = [&](const CoopTile &t) {
+    return isValidCoopTile(t, ignored) &&
+           fitsCoopWorkgroupMemory(nest, t, ignored);
+  };
+  while (!fits(two) && two.tk > 32)
     two.tk /= 2;
-  if (isValidCoopTile(two, ignored) && canCopyCoopAsync(nest, two, ignored))
+  if (fits(two) && canCopyCoopAsync(nest, two, ignored))
     return two;
   return tile;
 }
@@ -203,7 +226,8 @@ static bool isZeroConstant(Value v) {
          value.getSplatValue<APFloat>().isZero();
 }
 
-affine::AffineStoreOp KernelBuilder::getDirectStore(const CoopTile &coop) {
+static affine::AffineStoreOp findDirectStore(const StagedNest &nest,
+                                             const CoopTile &coop) {
   if (nest.m % coop.tm || nest.n % coop.tn || nest.mDims.size() != 1 ||
       nest.nDims.size() != 1)
     return {};
@@ -211,7 +235,8 @@ affine::AffineStoreOp KernelBuilder::getDirectStore(const CoopTile &coop) {
   affine::AffineForOp top = nest.chain.front();
   Value init = top.getInits()[0];
   affine::AffineStoreOp store;
-  for (Operation &op : nest.par.getBody()->without_terminator()) {
+  affine::AffineParallelOp par = nest.par;
+  for (Operation &op : par.getBody()->without_terminator()) {
     if (auto s = dyn_cast<affine::AffineStoreOp>(op))
       store = s;
     else if (&op != top.getOperation() && init.getDefiningOp() != &op)
@@ -244,6 +269,10 @@ affine::AffineStoreOp KernelBuilder::getDirectStore(const CoopTile &coop) {
       return {};
   }
   return store;
+}
+
+affine::AffineStoreOp KernelBuilder::getDirectStore(const CoopTile &coop) {
+  return findDirectStore(nest, coop);
 }
 
 SmallVector<Value> KernelBuilder::getDirectIndices(affine::AffineStoreOp store,

@@ -70,6 +70,8 @@ struct GpuStageContractionPass
         (void)analyzeStagedNest(par, nest, why);
       if (why.empty() && coop && (!nest.halfFactor[0] || !nest.halfFactor[1]))
         why = "the factors are not f16 values summed in f32";
+      if (why.empty() && coop)
+        (void)fitsCoopWorkgroupMemory(nest, coopTile, why);
       // Several stages: PTX cp.async in the OpenCL C, on NVIDIA's OpenCL
       // only.
       if (why.empty() && coop && coopTile.stages > 1) {

@@ -161,8 +161,19 @@ std::optional<CoopTile> chooseCoopTile(const StagedNest &nest,
                                        int64_t maxWorkgroupSize,
                                        int64_t minWorkgroups, std::string &why);
 
-/// Whether `tile` is one applyCoopTile can build (`why` says why not).
+/// Whether `tile` is one applyCoopTile can build (`why` says why not):
+/// its shape; fitsCoopWorkgroupMemory checks its memory for a nest.
 bool isValidCoopTile(const CoopTile &tile, std::string &why);
+
+/// The workgroup memory the kernel of `tile` for `nest` allocates: each
+/// stage of both factors' tiles, rows padded by 8 halves, and a 16x16 f32
+/// scratch matrix per subgroup where the sums are not stored straight into
+/// the output.
+int64_t coopWorkgroupBytes(const StagedNest &nest, const CoopTile &tile);
+
+/// Whether coopWorkgroupBytes is within 48 KiB (`why` says why not).
+bool fitsCoopWorkgroupMemory(const StagedNest &nest, const CoopTile &tile,
+                             std::string &why);
 
 /// Whether the kernel of `tile` can copy both factors of `nest` 8 halves at
 /// a time (wide staging), as two stages need (`why` says why not).

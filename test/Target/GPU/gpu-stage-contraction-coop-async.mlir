@@ -86,6 +86,15 @@
 // 0, 1 and 2, three groups; the step (its loop folded away) waits for all
 // but 2 (its own is the oldest), copies step 0 again into stage 3,
 // multiplies from stage 0 and waits for every group before the stores.
+// Workgroup memory is counted as allocated (A 3 x 128 x (16 + 8) halves, B
+// 3 x 16 x (256 + 8) halves: 43 776 bytes, no scratch), so this tile fits
+// the 48 KiB.
+// CHECK-LABEL: func.func @three_stages_wide
+// CHECK-DAG:   memref.alloc() : memref<3x128x12xi32, 3>
+// CHECK-DAG:   memref.alloc() : memref<3x16x132xi32, 3>
+// CHECK:       nvgpu.device_async_wait
+// CHECK-NOT:   memref.alloc
+
 // CHECK-LABEL: func.func @four_stages_one_step
 // CHECK-DAG:   %[[A:.*]] = memref.alloc() : memref<4x64x12xi32, 3>
 // CHECK-DAG:   %[[B:.*]] = memref.alloc() : memref<4x16x68xi32, 3>
@@ -155,6 +164,23 @@ func.func @three_stages(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memr
   } {plaidml.gpu.coop_tile = array<i64: 128, 128, 16, 64, 64, 3>}
   return
 }
+func.func @three_stages_wide(%a: memref<128x64xf16>, %b: memref<64x256xf16>, %c: memref<128x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.parallel (%m, %n) = (0, 0) to (128, 256) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<128x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x256xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<128x256xf32>
+  } {plaidml.gpu.coop_tile = array<i64: 128, 256, 16, 64, 64, 3>}
+  return
+}
+
 func.func @four_stages_one_step(%a: memref<128x16xf16>, %b: memref<16x256xf16>, %c: memref<128x256xf32>) {
   %zero = arith.constant 0.0 : f32
   affine.parallel (%m, %n) = (0, 0) to (128, 256) {
