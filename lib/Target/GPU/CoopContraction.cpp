@@ -189,8 +189,8 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
   // The 128x128x32 tile in 8 subgroups of 64x32 (128 registers an
   // invocation, 16 subgroups a multiprocessor, instead of 226 and 8):
   // A.B 4096^3 0.548 -> 0.514 ms on an H200, 0.552 -> 0.540 on an H100
-  // (docs/PerformanceGpu.md). Three stages of 16-deep steps were no faster
-  // on either.
+  // (docs/PerformanceGpu.md). Three stages of 16-deep steps in the same
+  // subgroups were no faster on either.
   if (two.tm == 128 && two.tn == 128 && two.tk == 32 && two.sn == 64 &&
       two.sm == 64)
     two.sn = 32;
@@ -199,6 +199,24 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
     return isValidCoopTile(t, ignored) &&
            fitsCoopWorkgroupMemory(nest, t, ignored);
   };
+  // A.B (A's rows follow K, B's follow N) where 128x256 tiles still give
+  // minWorkgroups: 128x256x16 in 3 stages of 8 subgroups of 64x64 (43 776
+  // bytes), the copies of two steps in flight instead of one. 4096^3:
+  // 0.509 -> 0.481 ms on an H100, 0.490-0.494 -> 0.484-0.485 on an H200
+  // (docs/PerformanceGpu.md; ncu: the waits for the copies and the
+  // barrier stalls go, 218 registers leave 8 subgroups a multiprocessor).
+  CoopTile deep{128, 256, 16, 64, 64, 3};
+  // Emulated (PoCL in CI), A.B gets the same form at 64x64 in 4 subgroups
+  // of 32x32 (one 8-half chunk per invocation and factor), whatever the
+  // workgroup count, so that both kernel forms run there.
+  bool emulated = llvm::is_contained(caps, kEmulateNvPtxFeature);
+  if (emulated)
+    deep = CoopTile{64, 64, 16, 32, 32, 3};
+  if (nest.aAlongK && !nest.bAlongK &&
+      (emulated || (two.tm == 128 && two.tn == 128 && nest.n >= 256 &&
+                    countWorkgroups(nest, 128, 256) >= minWorkgroups)) &&
+      fits(deep) && canCopyCoopAsync(nest, deep, ignored))
+    return deep;
   while (!fits(two) && two.tk > 32)
     two.tk /= 2;
   if (fits(two) && canCopyCoopAsync(nest, two, ignored))

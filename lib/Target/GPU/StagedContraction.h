@@ -154,8 +154,10 @@ bool hasAsyncCopies(TargetAttr target);
 /// factors 8 halves at a time, two stages (TK halved, down to 32, until
 /// both fit the workgroup memory; one stage where they do not fit even
 /// then, as 128x256x32 and 256x128x32), the 128x128x32 tile then in 8
-/// subgroups of 64x32. Where `caps` lists kEmulateNvPtxFeature, always
-/// 64x64x32 (32x16).
+/// subgroups of 64x32; A B (A's memory follows K, B's N) whose 128x256
+/// tiles still give `minWorkgroups` gets 128x256x16 in 3 stages (64x64).
+/// Where `caps` lists kEmulateNvPtxFeature, 64x64 tiles: A B 64x64x16 in
+/// 3 stages (32x32), whatever the workgroup count, else 64x64x32 (32x16).
 std::optional<CoopTile> chooseCoopTile(const StagedNest &nest,
                                        ArrayRef<std::string> caps,
                                        int64_t maxWorkgroupSize,

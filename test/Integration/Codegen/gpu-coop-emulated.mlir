@@ -9,27 +9,28 @@
 // each entry
 // against the reference interpreter on the same random inputs. The shapes
 // reach each path of the kernel: the multi-stage tiles copied
-// asynchronously (A.B, A.B^T, A^T.B^T; a batch; more steps than stages),
-// the one-stage tile of a reduction the step does not divide (guarded
-// loads) and of edges in M and N that the tile does not divide (the
-// scratch matrices and guarded stores), an epilogue (bias and
-// relu through the scratch matrices) and an initial value other than 0.
+// asynchronously (A.B in 3 stages of 16, 64x64 in 4 subgroups of 32x32,
+// the form large A.B products get on the GPU; A.B^T and A^T.B^T in 2
+// stages of 32; a batch; more steps than stages), the one-stage tile of a
+// reduction the step does not divide (guarded loads) and of edges in M
+// and N that the tile does not divide (the scratch matrices and guarded
+// stores), an epilogue (bias and relu through the scratch matrices, 3
+// stages) and an initial value other than 0.
 //
-// The choices, as remarks (an OpenCL target with nv-ptx-wmma and
-// nv-ptx-cp-async, as --emulate-nv-ptx compiles for):
+// The choices, as remarks (the target --emulate-nv-ptx compiles for):
 // RUN: plaidml-opt %s -split-input-file \
-// RUN:   -plaidml-attach-target="device=opencl exts=nv-ptx-wmma,nv-ptx-cp-async" \
+// RUN:   -plaidml-attach-target="device=opencl exts=nv-ptx-wmma,nv-ptx-cp-async,emulate-nv-ptx" \
 // RUN:   -tile-compute-bounds \
 // RUN:   -convert-tile-to-affine="border-fill=false split-guards=false" \
 // RUN:   -plaidml-fuse-elementwise -plaidml-gpu-configure=remarks=1 -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REMARK
-// REMARK: cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), 2 stages copied asynchronously, over M x N x K = 64 x 64 x 256, batch 1
+// REMARK: cooperative-matrix tile 64x64x16, 32x32 per subgroup (16x16x16 f16 -> f32), 3 stages copied asynchronously, over M x N x K = 64 x 64 x 256, batch 1
 // REMARK: cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), 2 stages copied asynchronously, over M x N x K = 64 x 128 x 96, batch 1
 // REMARK: cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), 2 stages copied asynchronously, over M x N x K = 128 x 64 x 64, batch 1
-// REMARK: cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), 2 stages copied asynchronously, over M x N x K = 64 x 64 x 64, batch 3
+// REMARK: cooperative-matrix tile 64x64x16, 32x32 per subgroup (16x16x16 f16 -> f32), 3 stages copied asynchronously, over M x N x K = 64 x 64 x 64, batch 3
 // REMARK: cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), 1 stage, over M x N x K = 64 x 64 x 40, batch 1
 // REMARK: cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), 1 stage, over M x N x K = 70 x 50 x 64, batch 1
-// REMARK: cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), 2 stages copied asynchronously, over M x N x K = 64 x 64 x 64, batch 1
+// REMARK: cooperative-matrix tile 64x64x16, 32x32 per subgroup (16x16x16 f16 -> f32), 3 stages copied asynchronously, over M x N x K = 64 x 64 x 64, batch 1
 //
 // RUN: %if opencl %{ rm -rf %t.cl && %python %S/compare_devices.py \
 // RUN:   --plaidml-run plaidml-run --program %s --work-dir %t.cl \

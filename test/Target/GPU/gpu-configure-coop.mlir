@@ -325,11 +325,16 @@ func.func @narrow(%a: memref<65536x64xf16>, %b: memref<64x64xf16>, %c: memref<65
 
 // NVIDIA's OpenCL on compute capability 8.0 or later (nv-ptx-wmma and
 // nv-ptx-cp-async): where the tile copies both factors 8 halves at a time,
-// two stages copied asynchronously: 128x128x32 in 8 subgroups of 64x32 (2 x
-// 18944 bytes staged; 4 subgroups of 64x64 with one stage); A B^T keeps 32x64 per subgroup with steps halved to 32
-// (128x128x64 twice would need 81920 bytes). M = 4000 is not a multiple
-// of 128: A is staged 4 halves at a time, one stage. Without
-// nv-ptx-cp-async (@one_stage), one stage.
+// stages copied asynchronously. A B whose 128x256 tiles still number 264
+// workgroups (the default min-staged-workgroups): 128x256x16 in 3 stages
+// of 8 subgroups of 64x64 (43 776 bytes staged). Fewer (2048^2: 128): two
+// stages of 128x128x32 in 8 subgroups of 64x32 (2 x 18944 bytes staged; 4
+// subgroups of 64x64 with one stage); A B^T keeps 32x64 per subgroup with
+// steps halved to 32 (128x128x64 twice would need 71 680 bytes). M = 4000
+// is not a multiple of 128: A is staged 4 halves at a time, one stage.
+// Without nv-ptx-cp-async (@one_stage), one stage.
+// CHECK-LABEL: func.func @three_stages
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 256, 16, 64, 64, 3>}
 // CHECK-LABEL: func.func @two_stages
 // CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 128, 32, 64, 32, 2>}
 // CHECK-LABEL: func.func @two_stages_along_k
@@ -337,9 +342,9 @@ func.func @narrow(%a: memref<65536x64xf16>, %b: memref<64x64xf16>, %c: memref<65
 // CHECK-LABEL: func.func @two_stages_edge
 // CHECK:       } {plaidml.gpu.coop_tile = array<i64: 128, 256, 32, 64, 64, 1>}
 module attributes {plaidml.target = #plaidml.target<device = opencl, exts = ["cl_khr_fp64", "nv-ptx-wmma", "nv-ptx-cp-async"]>} {
-func.func @two_stages(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memref<4096x4096xf32>) {
+func.func @three_stages(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memref<4096x4096xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @+1 {{cooperative-matrix tile 128x128x32, 64x32 per subgroup (16x16x16 f16 -> f32), 2 stages copied asynchronously, over M x N x K = 4096 x 4096 x 64, batch 1}}
+  // expected-remark @+1 {{cooperative-matrix tile 128x256x16, 64x64 per subgroup (16x16x16 f16 -> f32), 3 stages copied asynchronously, over M x N x K = 4096 x 4096 x 64, batch 1}}
   affine.parallel (%m, %n) = (0, 0) to (4096, 4096) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<4096x64xf16>
@@ -351,6 +356,23 @@ func.func @two_stages(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memr
       affine.yield %s : f32
     }
     affine.store %r, %c[%m, %n] : memref<4096x4096xf32>
+  }
+  return
+}
+func.func @two_stages(%a: memref<2048x64xf16>, %b: memref<64x2048xf16>, %c: memref<2048x2048xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 128x128x32, 64x32 per subgroup (16x16x16 f16 -> f32), 2 stages copied asynchronously, over M x N x K = 2048 x 2048 x 64, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (2048, 2048) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<2048x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x2048xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<2048x2048xf32>
   }
   return
 }
@@ -417,18 +439,40 @@ func.func @one_stage(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memre
 // -----
 
 // Emulated (emulate-nv-ptx: the PTX printed as portable OpenCL C, whole
-// matrices in every invocation): the 64x64x32 tile whatever the size, so
-// that the emulation's private memory stays within a CPU driver's stack.
+// matrices in every invocation): 64x64 tiles whatever the size, so that
+// the emulation's private memory stays within a CPU driver's stack; A B in
+// 3 stages of 16 (4 subgroups of 32x32), as large A B products get on the
+// GPU, whatever the workgroup count, so that both kernel forms run on
+// PoCL; other layouts 2 stages of 32 (32x16 per subgroup).
 // CHECK-LABEL: func.func @emulated
+// CHECK:       } {plaidml.gpu.coop_tile = array<i64: 64, 64, 16, 32, 32, 3>}
+// CHECK-LABEL: func.func @emulated_bt
 // CHECK:       } {plaidml.gpu.coop_tile = array<i64: 64, 64, 32, 32, 16, 2>}
 module attributes {plaidml.target = #plaidml.target<device = opencl, exts = ["nv-ptx-wmma", "nv-ptx-cp-async", "emulate-nv-ptx"]>} {
 func.func @emulated(%a: memref<4096x64xf16>, %b: memref<64x4096xf16>, %c: memref<4096x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-remark @+1 {{cooperative-matrix tile 64x64x16, 32x32 per subgroup (16x16x16 f16 -> f32), 3 stages copied asynchronously, over M x N x K = 4096 x 4096 x 64, batch 1}}
+  affine.parallel (%m, %n) = (0, 0) to (4096, 4096) {
+    %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%m, %k] : memref<4096x64xf16>
+      %y = affine.load %b[%k, %n] : memref<64x4096xf16>
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %s = arith.addf %acc, %p : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %c[%m, %n] : memref<4096x4096xf32>
+  }
+  return
+}
+func.func @emulated_bt(%a: memref<4096x64xf16>, %b: memref<4096x64xf16>, %c: memref<4096x4096xf32>) {
   %zero = arith.constant 0.0 : f32
   // expected-remark @+1 {{cooperative-matrix tile 64x64x32, 32x16 per subgroup (16x16x16 f16 -> f32), 2 stages copied asynchronously, over M x N x K = 4096 x 4096 x 64, batch 1}}
   affine.parallel (%m, %n) = (0, 0) to (4096, 4096) {
     %r = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
       %x = affine.load %a[%m, %k] : memref<4096x64xf16>
-      %y = affine.load %b[%k, %n] : memref<64x4096xf16>
+      %y = affine.load %b[%n, %k] : memref<4096x64xf16>
       %xe = arith.extf %x : f16 to f32
       %ye = arith.extf %y : f16 to f32
       %p = arith.mulf %xe, %ye : f32
