@@ -27,15 +27,24 @@ void check(bool condition) {
 void checkTensor(const TensorSpec &tensor) {
   check(!tensor.name.empty());
   // The runtime allocates getByteSize() bytes for every input and output:
-  // the product of the dimensions times the element size must not wrap.
-  uint64_t bytes = getDTypeSize(tensor.dtype);
+  // the number of elements (the product of the dimensions, in order, as
+  // getNumElements computes it) must not wrap, nor its product with the
+  // element size. A dimension of 0 makes the tensor empty, whatever the
+  // others (5634503533799087217x0xf64 is 0 bytes).
+  bool empty = false;
   for (int64_t dim : tensor.shape) {
     check(dim >= 0);
-    if (dim != 0)
-      check(bytes <= UINT64_MAX / static_cast<uint64_t>(dim));
-    bytes *= static_cast<uint64_t>(dim);
+    empty |= dim == 0;
   }
-  check(bytes <= INT64_MAX);
+  uint64_t elements = 1;
+  for (int64_t dim : tensor.shape) {
+    if (dim != 0)
+      check(elements <= INT64_MAX / static_cast<uint64_t>(dim));
+    elements *= static_cast<uint64_t>(dim);
+  }
+  uint64_t size = getDTypeSize(tensor.dtype);
+  check(empty ? elements == 0 : elements <= INT64_MAX / size);
+  uint64_t bytes = elements * size;
   check(tensor.getByteSize() == bytes);
   check(!tensor.describe().empty());
 }
