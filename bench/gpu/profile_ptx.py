@@ -4,7 +4,7 @@ OpenCL C, through CUDA (CuPy), so that Nsight Compute can profile it: ncu
 profiles CUDA launches, not OpenCL ones, and the PTX is the same code the
 OpenCL driver runs.
 
-On the GPU machine (bench/gpu/README.md, "Profiling an OpenCL kernel"):
+On the GPU machine (bench/gpu/README.md, `profile_ptx.py`):
 
   PLAIDML_OPENCL_DUMP=/tmp/dump plaidml-run CASE.opencl.so --device opencl:1 ...
   ncu --clock-control none --set full python3 profile_ptx.py \\
@@ -38,7 +38,7 @@ def parse_entry(ptx, name):
             kind = re.search(r"\.param\s+\.(\w+)", decl)
             if not kind:
                 sys.exit(f"profile_ptx: cannot read parameter '{decl}'")
-            params.append((kind.group(1), "ptr" in decl or kind.group(1) == "u64"))
+            params.append((kind.group(1), ".ptr" in decl))
         return match.group(1), params
     sys.exit(f"profile_ptx: no kernel '{name}' in the PTX" if name else
              "profile_ptx: the PTX has no .entry")
@@ -82,7 +82,7 @@ def main():
     module.load(ptx.encode() + b"\0")
     kernel = module.get_function(name)
 
-    values, keep = [], []
+    values = []
     rng = np.random.default_rng(1)
     for kind, is_ptr in params:
         if is_ptr:
@@ -90,9 +90,7 @@ def main():
                 sys.exit(f"profile_ptx: {name} has more pointers than --bytes sizes")
             n = sizes.pop(0)
             host = rng.random(n // 2, dtype=np.float32).astype(np.float16)
-            buf = cp.asarray(host)
-            keep.append(buf)
-            values.append(buf)
+            values.append(cp.asarray(host))
         else:
             if not scalars:
                 sys.exit(f"profile_ptx: {name} has more integer parameters than --scalars")

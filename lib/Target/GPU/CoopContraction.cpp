@@ -205,13 +205,12 @@ std::optional<CoopTile> mlir::plaidml::chooseCoopTile(
   // 0.509 -> 0.481 ms on an H100, 0.490-0.494 -> 0.484-0.485 on an H200
   // (docs/PerformanceGpu.md; ncu: the waits for the copies and the
   // barrier stalls go, 218 registers leave 8 subgroups a multiprocessor).
-  CoopTile deep{128, 256, 16, 64, 64, 3};
   // Emulated (PoCL in CI), A.B gets the same form at 64x64 in 4 subgroups
   // of 32x32 (one 8-half chunk per invocation and factor), whatever the
   // workgroup count, so that both kernel forms run there.
   bool emulated = llvm::is_contained(caps, kEmulateNvPtxFeature);
-  if (emulated)
-    deep = CoopTile{64, 64, 16, 32, 32, 3};
+  CoopTile deep = emulated ? CoopTile{64, 64, 16, 32, 32, 3}
+                           : CoopTile{128, 256, 16, 64, 64, 3};
   if (nest.aAlongK && !nest.bAlongK &&
       (emulated || (two.tm == 128 && two.tn == 128 && nest.n >= 256 &&
                     countWorkgroups(nest, 128, 256) >= minWorkgroups)) &&
